@@ -1,0 +1,32 @@
+# The two set-up commands in README: `make run` and `make test`. Both need only Python 3.11.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test lint install
+
+$(PY):
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] < (3, 11))' || { echo "labsite needs Python 3.11 or newer (set PYTHON=...)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Installs the site, prepares a local .env on first use (DEBUG on, a fresh SECRET_KEY),
+# migrates, loads the demo lab into an empty database, creates `admin`, and serves.
+run: $(PY)
+	$(PY) -m pip install --quiet -e .
+	@test -f .env || { printf 'DEBUG=on\nSECRET_KEY=%s\n' "$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" > .env; echo "Wrote .env for local use (DEBUG=on)."; }
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py load_demo --if-empty
+	$(PY) manage.py ensure_admin
+	@echo "Serving http://$(HOST)/  (admin: http://$(HOST)/admin/)"
+	$(PY) manage.py runserver $(HOST)
+
+# Installs the test extras and runs the whole suite (SQLite unless DATABASE_URL says otherwise).
+test: $(PY)
+	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(PY)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .

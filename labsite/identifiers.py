@@ -1,0 +1,59 @@
+"""Persistent identifiers: ORCID iDs and DOIs, validated and stored in one normal form."""
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+_ORCID = re.compile(r"^(\d{4})-?(\d{4})-?(\d{4})-?(\d{3}[\dX])$")
+_ORCID_PREFIX = re.compile(r"^(?:https?://)?(?:www\.)?orcid\.org/", re.IGNORECASE)
+
+
+def orcid_checksum(base_digits):
+    """ISO 7064 MOD 11-2 check character for the first 15 digits of an ORCID iD."""
+    total = 0
+    for digit in base_digits:
+        total = (total + int(digit)) * 2
+    result = (12 - total % 11) % 11
+    return "X" if result == 10 else str(result)
+
+
+def normalize_orcid(value):
+    """Return "0000-0002-7104-1526" from an iD or its orcid.org URL; ValidationError if invalid."""
+    text = _ORCID_PREFIX.sub("", (value or "").strip()).upper()
+    match = _ORCID.match(text)
+    if not match:
+        raise ValidationError(
+            "Enter an ORCID iD like 0000-0002-1825-0097 (or its https://orcid.org/ link).",
+            code="invalid_orcid",
+        )
+    digits = "".join(match.groups())
+    if orcid_checksum(digits[:15]) != digits[15]:
+        raise ValidationError(
+            "This ORCID iD's check digit is wrong; copy it again from orcid.org.",
+            code="orcid_checksum",
+        )
+    return "-".join(match.groups())
+
+
+class OrcidField(models.CharField):
+    """An ORCID iD, accepted as the iD or its orcid.org link and stored as the bare iD."""
+
+    description = "ORCID iD"
+
+    def __init__(self, *args, **kwargs):
+        kwargs["max_length"] = 19
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        del kwargs["max_length"]
+        return name, path, args, kwargs
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return normalize_orcid(value) if value else value
+
+    def formfield(self, **kwargs):
+        # Room for the pasted https://orcid.org/… form, which cleaning shortens to the iD.
+        return super().formfield(**{"max_length": 60, **kwargs})

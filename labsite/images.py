@@ -1,0 +1,151 @@
+"""Uploaded images made safe: checked, fully decoded, turned upright, stripped, re-encoded.
+
+Nothing a visitor's browser loads is the uploaded file itself: every stored image is a fresh
+encoding of the decoded pixels, under a server-generated name, with no metadata (GPS, camera,
+comments) and no bytes trailing the image data.
+"""
+
+import io
+import secrets
+import warnings
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import models
+from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
+
+ALLOWED_FORMATS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+MAX_PIXELS = 40_000_000
+ACCEPT = "image/jpeg,image/png,image/webp"
+
+_SRGB = ImageCms.createProfile("sRGB")
+
+
+def _refuse(message, code):
+    raise ValidationError(message, code=code)
+
+
+def open_upload(file):
+    """Decode an uploaded image completely and return it upright, in RGB or RGBA.
+
+    Refuses (ValidationError) files over 10 MB, formats other than JPEG, PNG and WebP (SVG
+    included), images over 40 megapixels, and anything Pillow cannot decode to the last pixel.
+    The pixel limit is checked from the header, before any pixel is decoded.
+    """
+    size = getattr(file, "size", None)
+    if size is not None and size > MAX_UPLOAD_BYTES:
+        _refuse(
+            f"This file is {size / 1024 / 1024:.1f} MB; photos may be at most 10 MB.", "too_large"
+        )
+    file.seek(0)
+    head = file.read(512)
+    file.seek(0)
+    if b"<svg" in head.lower() or b"<?xml" in head.lower():
+        _refuse("SVG files are not accepted; upload a JPEG, PNG or WebP image.", "svg")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(file)
+            if image.format not in ALLOWED_FORMATS:
+                _refuse(
+                    f"{image.format} images are not accepted; upload a JPEG, PNG or WebP image.",
+                    "format",
+                )
+            width, height = image.size
+            if width * height > MAX_PIXELS:
+                _refuse(
+                    f"This image is {width}×{height} pixels ({width * height / 1e6:.0f} "
+                    "megapixels); images may be at most 40 megapixels.",
+                    "too_many_pixels",
+                )
+            image.load()
+    except ValidationError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        _refuse("This image expands to too many pixels to be processed safely.", "bomb")
+    except UnidentifiedImageError:
+        _refuse("This file is not an image; upload a JPEG, PNG or WebP image.", "not_an_image")
+    except (OSError, SyntaxError, ValueError, EOFError):
+        _refuse("This image is damaged or incomplete and cannot be read.", "undecodable")
+    return _normalize(image)
+
+
+def _normalize(image):
+    icc_profile = image.info.get("icc_profile")
+    image = ImageOps.exif_transpose(image)
+    has_alpha = image.mode in ("RGBA", "LA") or (image.mode == "P" and "transparency" in image.info)
+    image = image.convert("RGBA" if has_alpha else "RGB")
+    if icc_profile:
+        try:
+            source = ImageCms.ImageCmsProfile(io.BytesIO(icc_profile))
+            image = ImageCms.profileToProfile(image, source, _SRGB, outputMode=image.mode)
+        except (ImageCms.PyCMSError, OSError):
+            pass  # an unreadable profile is dropped; the pixels are kept as they are
+    return image
+
+
+def _encode(image, fmt):
+    buffer = io.BytesIO()
+    if fmt == "JPEG":
+        if image.mode == "RGBA":
+            background = Image.new("RGB", image.size, "white")
+            background.paste(image, mask=image.getchannel("A"))
+            image = background
+        image.save(buffer, "JPEG", quality=85, optimize=True, progressive=True)
+    else:
+        image.save(buffer, "PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def square_variants(image, sizes, *, stem=None):
+    """Square JPEG crops of `image` at each size, as ContentFiles under one fresh random stem.
+
+    The crop is centred a little above the middle, where a portrait's face usually is.
+    """
+    stem = stem or secrets.token_hex(8)
+    files = {}
+    for size in sizes:
+        side = min(size, *image.size)
+        crop = ImageOps.fit(image, (side, side), Image.Resampling.LANCZOS, centering=(0.5, 0.4))
+        files[size] = ContentFile(_encode(crop, "JPEG"), name=f"{stem}-{size}.jpg")
+    return files
+
+
+def fitted_png(image, max_width, max_height):
+    """A PNG scaled down to fit the box (never up), transparency kept, under a random name."""
+    image = image.copy()
+    image.thumbnail((max_width, max_height), Image.Resampling.LANCZOS)
+    return ContentFile(_encode(image, "PNG"), name=f"{secrets.token_hex(8)}.png")
+
+
+class SafeImageFormField(forms.ImageField):
+    """An upload field that runs the checks of `open_upload`, so problems are field errors."""
+
+    default_error_messages = {"invalid_image": "Upload a JPEG, PNG or WebP image."}
+
+    def to_python(self, data):
+        upload = forms.FileField.to_python(self, data)
+        if upload is None:
+            return None
+        open_upload(upload)
+        upload.seek(0)
+        return upload
+
+    def widget_attrs(self, widget):
+        attrs = super().widget_attrs(widget)
+        attrs["accept"] = ACCEPT
+        return attrs
+
+
+class SafeImageField(models.ImageField):
+    """An ImageField whose form field refuses unsafe uploads with a clear message.
+
+    The model that owns the field re-encodes new uploads before they are stored
+    (see `Person.save`), so this field never stores the uploaded bytes.
+    """
+
+    def formfield(self, **kwargs):
+        kwargs.setdefault("form_class", SafeImageFormField)
+        return super().formfield(**kwargs)

@@ -1,0 +1,43 @@
+"""User-written Markdown turned into sanitized HTML, and plain text made safe for the page."""
+
+import markdown
+import nh3
+from django.utils.safestring import mark_safe
+
+# Block and inline tags a bio or description may use. Page-level headings (h1, h2) and media
+# are left out: the page owns its outline, and images go through the photo pipeline instead.
+ALLOWED_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "code", "del", "em", "h3", "h4", "h5", "h6", "hr",
+    "i", "li", "ol", "p", "pre", "s", "strong", "sub", "sup", "table", "tbody", "td", "th",
+    "thead", "tr", "ul",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "ol": {"start"}}
+URL_SCHEMES = {"http", "https", "mailto"}
+
+
+def sanitize_html(html):
+    """Keep the allowed tags and safe links of an HTML fragment; drop scripts and handlers."""
+    return nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        clean_content_tags={"script", "style"},
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes=URL_SCHEMES,
+        link_rel="nofollow noopener",
+    )
+
+
+def render_markdown(text):
+    """Markdown (with tables, footnotes and the like) rendered to sanitized, page-safe HTML."""
+    if not text:
+        return mark_safe("")
+    html = markdown.markdown(text, extensions=["extra", "sane_lists"], output_format="html")
+    return mark_safe(sanitize_html(html))
+
+
+def render_inline_markdown(text):
+    """Like render_markdown for one-line text (a news item): no wrapping paragraph."""
+    html = str(render_markdown(text)).strip()
+    if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+        html = html[3:-4]
+    return mark_safe(html)

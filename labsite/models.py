@@ -1,0 +1,77 @@
+"""Lab-wide settings: one row, edited in the admin, read by every page."""
+
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from labsite.images import SafeImageField, fitted_png, open_upload
+from people.models import Person
+
+CACHE_KEY = "labsite:lab-settings"
+
+
+class LabSettings(models.Model):
+    name = models.CharField(
+        max_length=200, default="Our Lab", help_text="Shown in every page title."
+    )
+    tagline = models.CharField(
+        max_length=300, blank=True, help_text="One line under the lab name on the home page."
+    )
+    about = models.TextField(
+        blank=True,
+        help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
+    )
+    contact_email = models.EmailField(blank=True)
+    address = models.TextField(blank=True, help_text="Postal address, shown in the page footer.")
+    logo = SafeImageField(
+        upload_to="lab/", blank=True, help_text="JPEG, PNG or WebP; scaled to fit the header."
+    )
+    team_role_order = models.CharField(
+        max_length=300,
+        blank=True,
+        default=",".join(Person.Role.values),
+        help_text="Order of the groups on the team page, as comma-separated role codes: "
+        + ", ".join(f"{value} ({label})" for value, label in Person.Role.choices)
+        + ". Roles left out follow in that default order.",
+    )
+
+    class Meta:
+        verbose_name = verbose_name_plural = "lab settings"
+        constraints = [
+            models.CheckConstraint(condition=models.Q(pk=1), name="lab_settings_single_row"),
+        ]
+
+    def __str__(self):
+        return "Lab settings"
+
+    def save(self, *args, **kwargs):
+        self.pk = 1
+        if self.logo and not self.logo._committed:
+            self.logo = fitted_png(open_upload(self.logo), 480, 160)
+        super().save(*args, **kwargs)
+        cache.delete(CACHE_KEY)
+
+    @classmethod
+    def load(cls):
+        """The settings row, from the cache; the first call after a save makes one query."""
+        lab = cache.get(CACHE_KEY)
+        if lab is None:
+            lab, _ = cls.objects.get_or_create(pk=1)
+            cache.set(CACHE_KEY, lab, None)
+        return lab
+
+    def clean(self):
+        codes = [code.strip() for code in self.team_role_order.split(",") if code.strip()]
+        unknown = [code for code in codes if code not in Person.Role.values]
+        if unknown:
+            raise ValidationError(
+                {"team_role_order": f"Unknown role code(s): {', '.join(unknown)}."}
+            )
+        if len(set(codes)) != len(codes):
+            raise ValidationError({"team_role_order": "Each role may be listed once."})
+        self.team_role_order = ",".join(codes)
+
+    def role_order(self):
+        """Every role, in the order the team page groups them."""
+        listed = [c for c in self.team_role_order.split(",") if c in Person.Role.values]
+        return listed + [code for code in Person.Role.values if code not in listed]

@@ -1,0 +1,201 @@
+"""Dates known to a year, a month or a day: one value type, one model field, one way to render.
+
+A partial date is stored as ISO 8601 reduced-precision text ("2026", "2026-06", "2026-06-15"),
+so a single column carries both the date and its precision, sorts correctly in SQL at any
+precision, and filters by year with a plain prefix lookup.
+"""
+
+import calendar
+import datetime
+import re
+from dataclasses import dataclass
+from functools import total_ordering
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models.functions import Length, Substr
+
+FORMAT_HELP = "YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2026, 2026-06, 2026-06-15; 2026.06 also works)"
+INVALID_MESSAGE = f"Enter a date as {FORMAT_HELP}."
+
+_NUMERIC = re.compile(r"^(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2}))?)?$")
+_MONTH_NAMES = {
+    name.lower(): number
+    for number in range(1, 13)
+    for name in (calendar.month_name[number], calendar.month_abbr[number])
+}
+_WORDY = re.compile(r"^(?:(\d{1,2})\s+)?([A-Za-z]+)\.?,?\s+(\d{4})$")
+
+
+@total_ordering
+@dataclass(frozen=True)
+class PartialDate:
+    year: int
+    month: int | None = None
+    day: int | None = None
+
+    def __post_init__(self):
+        if not 1000 <= self.year <= 9999:
+            raise ValueError("year out of range")
+        if self.month is None and self.day is not None:
+            raise ValueError("a day needs a month")
+        if self.month is not None and not 1 <= self.month <= 12:
+            raise ValueError("month out of range")
+        if self.day is not None:
+            datetime.date(self.year, self.month, self.day)  # raises ValueError when invalid
+
+    @classmethod
+    def parse(cls, text):
+        """Parse "2026", "2026-06", "2026.06", "2026-06-15", "Jun 2026" or "15 June 2026"."""
+        text = str(text).strip()
+        if match := _NUMERIC.match(text):
+            parts = [int(p) for p in match.groups() if p is not None]
+        elif (match := _WORDY.match(text)) and match[2].lower() in _MONTH_NAMES:
+            parts = [int(match[3]), _MONTH_NAMES[match[2].lower()]]
+            if match[1]:
+                parts.append(int(match[1]))
+        else:
+            raise ValueError(f"not a partial date: {text!r}")
+        return cls(*parts)
+
+    @classmethod
+    def from_date(cls, value, precision="day"):
+        parts = {"year": 1, "month": 2, "day": 3}[precision]
+        return cls(*(value.year, value.month, value.day)[:parts])
+
+    @property
+    def precision(self):
+        return "day" if self.day else "month" if self.month else "year"
+
+    def isoformat(self):
+        return "-".join(
+            [f"{self.year:04d}"] + [f"{p:02d}" for p in (self.month, self.day) if p is not None]
+        )
+
+    def first_day(self):
+        return datetime.date(self.year, self.month or 1, self.day or 1)
+
+    def last_day(self):
+        if self.day:
+            return self.first_day()
+        month = self.month or 12
+        return datetime.date(self.year, month, calendar.monthrange(self.year, month)[1])
+
+    def __str__(self):
+        if self.day:
+            return f"{self.day} {calendar.month_abbr[self.month]} {self.year}"
+        if self.month:
+            return f"{calendar.month_abbr[self.month]} {self.year}"
+        return str(self.year)
+
+    def _key(self):
+        return (self.year, self.month or 0, self.day or 0)
+
+    def __lt__(self, other):
+        if not isinstance(other, PartialDate):
+            return NotImplemented
+        return self._key() < other._key()
+
+
+def coerce(value):
+    """A PartialDate (or None) from text, a date or a PartialDate; ValidationError if bad."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, PartialDate):
+        return value
+    if isinstance(value, datetime.date):
+        return PartialDate.from_date(value)
+    try:
+        return PartialDate.parse(value)
+    except ValueError:
+        raise ValidationError(INVALID_MESSAGE, code="invalid_partial_date") from None
+
+
+def format_range(start, end, *, open_end="Present"):
+    """Render "Dec 2023 – Present", "Sep 2016 – Jun 2021", or a single date when both agree."""
+    if start is None and end is None:
+        return ""
+    if start is None:
+        return str(end)
+    if end is None:
+        return f"{start} – {open_end}"
+    if start == end:
+        return str(start)
+    return f"{start} – {end}"
+
+
+def has_ended(field_name, today=None):
+    """Q for rows whose partial date in `field_name` lies wholly before `today`.
+
+    Compares the stored text with today's ISO date cut to the stored value's own length, so
+    "2026-12" counts as not yet ended all through December 2026.
+    """
+    today = (today or datetime.date.today()).isoformat()
+    return models.Q(
+        **{
+            f"{field_name}__isnull": False,
+            f"{field_name}__lt": Substr(models.Value(today), 1, Length(field_name)),
+        }
+    )
+
+
+class PartialDateFormField(forms.CharField):
+    default_error_messages = {"invalid": INVALID_MESSAGE}
+
+    def __init__(self, **kwargs):
+        kwargs.pop("max_length", None)
+        super().__init__(**kwargs)
+        self.widget.attrs.setdefault("placeholder", "YYYY-MM")
+        self.widget.attrs.setdefault("size", 12)
+
+    def prepare_value(self, value):
+        return value.isoformat() if isinstance(value, PartialDate) else value
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        try:
+            return PartialDate.parse(value)
+        except ValueError:
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
+class PartialDateField(models.Field):
+    """A date with year, month or day precision, stored as ISO 8601 text that sorts correctly."""
+
+    description = "Date with year, month or day precision"
+
+    def get_internal_type(self):
+        return "CharField"
+
+    def __init__(self, *args, **kwargs):
+        kwargs["max_length"] = 10
+        kwargs.setdefault("help_text", FORMAT_HELP)
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        del kwargs["max_length"]
+        if kwargs.get("help_text") == FORMAT_HELP:
+            del kwargs["help_text"]
+        return name, path, args, kwargs
+
+    def from_db_value(self, value, expression, connection):
+        return None if value in (None, "") else PartialDate.parse(value)
+
+    def to_python(self, value):
+        return coerce(value)
+
+    def get_prep_value(self, value):
+        value = coerce(value)
+        return None if value is None else value.isoformat()
+
+    def value_to_string(self, obj):
+        value = self.value_from_object(obj)
+        return "" if value is None else value.isoformat()
+
+    def formfield(self, **kwargs):
+        kwargs.setdefault("form_class", PartialDateFormField)
+        return super().formfield(**kwargs)

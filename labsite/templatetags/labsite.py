@@ -1,0 +1,45 @@
+"""Template filters shared by every app: Markdown, partial dates, bilingual names."""
+
+from django import template
+from django.utils.html import format_html
+
+from labsite import markup
+from labsite.partial_dates import format_range
+
+register = template.Library()
+
+
+@register.filter
+def markdown(text):
+    return markup.render_markdown(text)
+
+
+@register.filter
+def inline_markdown(text):
+    return markup.render_inline_markdown(text)
+
+
+@register.filter
+def partial_date(value):
+    """<time datetime="2026-06">Jun 2026</time>, or nothing for an empty date."""
+    if not value:
+        return ""
+    return format_html('<time datetime="{}">{}</time>', value.isoformat(), str(value))
+
+
+@register.simple_tag
+def date_range(start, end, open_end="Present"):
+    return format_range(start, end, open_end=open_end)
+
+
+@register.simple_tag
+def bilingual_name(person):
+    """ "Teng Ma / 马腾", the native part marked with its language for font choice."""
+    if not person.native_name:
+        return person.name
+    return format_html(
+        '{} <span class="name-sep" aria-hidden="true">/</span> <span lang="{}">{}</span>',
+        person.name,
+        person.native_name_lang or "und",
+        person.native_name,
+    )

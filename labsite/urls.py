@@ -1,0 +1,22 @@
+"""Root URLs: the public URL scheme documented in README."""
+
+from django.conf import settings
+from django.conf.urls.static import static
+from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
+from django.urls import include, path
+
+from labsite import views
+from labsite.sitemaps import SITEMAPS
+
+urlpatterns = [
+    path("", views.HomeView.as_view(), name="home"),
+    path("news/", views.NewsView.as_view(), name="news"),
+    path("people/", include("people.urls")),
+    path("admin/", admin.site.urls),
+    path("robots.txt", views.robots_txt, name="robots"),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+]
+
+if settings.DEBUG:
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,0 +1,179 @@
+"""Admin for people: one page per person with every profile section inline."""
+
+from django.contrib import admin
+from django.utils.html import format_html
+
+from people import models
+from people.models import Person
+
+
+class CurrentOrAlumniFilter(admin.SimpleListFilter):
+    title = "membership"
+    parameter_name = "membership"
+
+    def lookups(self, request, model_admin):
+        return [("current", "Current members"), ("alumni", "Alumni")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "current":
+            return queryset.current()
+        if self.value() == "alumni":
+            return queryset.alumni()
+        return queryset
+
+
+class LinkInline(admin.TabularInline):
+    model = models.Link
+    extra = 0
+
+
+class ReportedFigureInline(admin.TabularInline):
+    model = models.ReportedFigure
+    extra = 0
+
+
+class NewsItemInline(admin.TabularInline):
+    model = models.NewsItem
+    extra = 0
+    fields = ["date", "text", "is_published"]
+
+
+class EducationInline(admin.StackedInline):
+    model = models.Education
+    fk_name = "person"
+    extra = 0
+    autocomplete_fields = ["advisors"]
+    fields = [
+        ("degree", "institution"),
+        ("department", "location"),
+        ("start", "end", "order"),
+        ("advisors", "advisor_names"),
+        "description",
+    ]
+
+
+class ExperienceInline(admin.StackedInline):
+    model = models.Experience
+    extra = 0
+    fields = [
+        ("title", "organization"),
+        ("unit", "location"),
+        ("start", "end", "order"),
+        "description",
+    ]
+
+
+class ServiceInline(admin.TabularInline):
+    model = models.Service
+    extra = 0
+
+
+class ProjectInline(admin.StackedInline):
+    model = models.Project
+    extra = 0
+    fields = [
+        ("name", "url"),
+        ("role", "role_note", "order"),
+        "summary",
+        "tags",
+        ("figure", "figure_label", "figure_source", "figure_read_on"),
+    ]
+
+
+class ContributionInline(admin.TabularInline):
+    model = models.Contribution
+    extra = 0
+
+
+class WritingInline(admin.StackedInline):
+    model = models.Writing
+    extra = 0
+    fields = [("title", "outlet"), ("url", "date", "order"), "summary"]
+
+
+class ExtraSectionInline(admin.StackedInline):
+    model = models.ExtraSection
+    extra = 0
+
+
+@admin.register(Person)
+class PersonAdmin(admin.ModelAdmin):
+    list_display = ["name", "native_name", "role", "membership", "is_published", "thumbnail"]
+    list_filter = ["role", CurrentOrAlumniFilter, "is_published"]
+    search_fields = ["name", "native_name", "name_variants", "slug", "email", "orcid"]
+    prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["photo_preview"]
+    autocomplete_fields = ["user"]
+    fieldsets = [
+        (
+            "Name",
+            {"fields": ["name", ("native_name", "native_name_lang"), "slug", "name_variants"]},
+        ),
+        (
+            "In the lab",
+            {
+                "fields": [
+                    ("role", "display_order"),
+                    ("member_since", "member_until"),
+                    "alumni_destination",
+                    "is_published",
+                ]
+            },
+        ),
+        (
+            "Profile",
+            {
+                "fields": [
+                    ("title", "affiliation"),
+                    "tagline",
+                    ("photo", "photo_preview"),
+                    "bio",
+                    "research_interests",
+                    ("now", "now_updated"),
+                ]
+            },
+        ),
+        ("Contact and identifiers", {"fields": ["email", "orcid", "user"]}),
+    ]
+    inlines = [
+        LinkInline,
+        ReportedFigureInline,
+        NewsItemInline,
+        ExperienceInline,
+        EducationInline,
+        ProjectInline,
+        ContributionInline,
+        ServiceInline,
+        WritingInline,
+        ExtraSectionInline,
+    ]
+
+    @admin.display(description="membership")
+    def membership(self, person):
+        return "Alumni" if person.is_alumnus else "Current"
+
+    @admin.display(description="photo")
+    def thumbnail(self, person):
+        if not person.photo_thumb:
+            return ""
+        return format_html(
+            '<img src="{}" alt="" width="32" height="32" style="border-radius:50%">',
+            person.photo_thumb.url,
+        )
+
+    @admin.display(description="current photo")
+    def photo_preview(self, person):
+        if not person.photo:
+            return "No photo: the profile shows the initials avatar."
+        return format_html(
+            '<img src="{}" alt="Photo of {}" width="160" height="160">', person.photo.url, person
+        )
+
+
+@admin.register(models.NewsItem)
+class NewsItemAdmin(admin.ModelAdmin):
+    list_display = ["date", "text", "person", "is_published"]
+    list_filter = ["is_published", ("person", admin.EmptyFieldListFilter)]
+    list_select_related = ["person"]
+    search_fields = ["text", "person__name"]
+    autocomplete_fields = ["person"]

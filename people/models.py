@@ -1,0 +1,504 @@
+"""Lab members, their public profile, and the sections of that profile they own."""
+
+import datetime
+import re
+import unicodedata
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import models
+from django.urls import reverse
+
+from labsite import images
+from labsite.identifiers import OrcidField
+from labsite.partial_dates import PartialDateField, format_range, has_ended
+
+PHOTO_SIZES = (480, 192)  # profile header and team card, both at twice their CSS size
+
+validate_web_url = URLValidator(schemes=["http", "https"])
+
+
+class PersonQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(is_published=True)
+
+    def alumni(self):
+        """People whose membership end date has passed."""
+        return self.filter(has_ended("member_until"))
+
+    def current(self):
+        return self.exclude(has_ended("member_until"))
+
+
+class Person(models.Model):
+    class Role(models.TextChoices):
+        PI = "pi", "Principal investigator"
+        FACULTY = "faculty", "Faculty"
+        STAFF = "staff", "Research staff"
+        POSTDOC = "postdoc", "Postdoc"
+        PHD = "phd", "PhD student"
+        MASTERS = "masters", "Master's student"
+        UNDERGRAD = "undergrad", "Undergraduate"
+        INTERN = "intern", "Intern"
+        VISITOR = "visitor", "Visitor"
+
+    name = models.CharField(
+        max_length=200,
+        help_text="Name in Latin script as the site shows it, e.g. “Teng Ma”.",
+    )
+    native_name = models.CharField(
+        "native-script name",
+        max_length=200,
+        blank=True,
+        help_text="Name in the person's own script, e.g. “马腾”; shown as “Teng Ma / 马腾”.",
+    )
+    native_name_lang = models.CharField(
+        "language of native name",
+        max_length=20,
+        default="zh",
+        help_text="Language code of the native-script name (zh, ja, ko, ru, …), "
+        "so browsers choose the right font.",
+    )
+    slug = models.SlugField(
+        unique=True, help_text="The profile's address: /people/<slug>/. Lowercase, e.g. teng-ma."
+    )
+    name_variants = models.TextField(
+        blank=True,
+        help_text="One per line: other ways this name is printed in author lists, e.g. "
+        "“T. Ma” or “Ma, Teng”. The name above, its initials form and the native-script "
+        "name are recognised without being listed.",
+    )
+    role = models.CharField(max_length=20, choices=Role.choices, default=Role.PHD)
+    member_since = PartialDateField("member since", null=True, blank=True)
+    member_until = PartialDateField(
+        "member until",
+        null=True,
+        blank=True,
+        help_text="Leave empty while the person is in the lab; once this date has passed they "
+        "are listed among alumni. YYYY, YYYY-MM or YYYY-MM-DD.",
+    )
+    alumni_destination = models.CharField(
+        "went on to",
+        max_length=300,
+        blank=True,
+        help_text="For alumni: where they went, e.g. “Assistant Professor, KAIST”.",
+    )
+    title = models.CharField(
+        "position title",
+        max_length=200,
+        blank=True,
+        help_text="e.g. “Staff Engineer & Research Leader”.",
+    )
+    affiliation = models.CharField(
+        max_length=200, blank=True, help_text="e.g. “Alibaba Apsara Lab”."
+    )
+    tagline = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="One line under the name, e.g. “tl;dr: I wrote Mooncake Transfer Engine.”",
+    )
+    bio = models.TextField(
+        blank=True, help_text="Markdown: **bold**, *italic*, [a link](https://…), lists."
+    )
+    email = models.EmailField(blank=True, help_text="Shown on the profile as a mailto link.")
+    orcid = OrcidField(
+        "ORCID iD",
+        blank=True,
+        help_text="e.g. 0000-0002-1825-0097. Used to recognise this person in imported papers.",
+    )
+    research_interests = models.CharField(
+        max_length=500, blank=True, help_text="Comma-separated, e.g. “RDMA, CXL, LLM serving”."
+    )
+    now = models.TextField(
+        "now / current focus",
+        blank=True,
+        help_text="What this person is working on at the moment. Markdown.",
+    )
+    now_updated = models.DateField(
+        "current focus last updated",
+        null=True,
+        blank=True,
+        help_text="Shown beside the text so readers know how fresh it is.",
+    )
+    photo = images.SafeImageField(
+        upload_to="people/photos/",
+        blank=True,
+        help_text="JPEG, PNG or WebP, up to 10 MB and 40 megapixels. It is turned upright, "
+        "stripped of metadata (such as GPS location) and cropped square.",
+    )
+    photo_thumb = models.ImageField(upload_to="people/photos/", blank=True, editable=False)
+    display_order = models.PositiveSmallIntegerField(
+        default=0, help_text="Lower numbers come first within a role on the team page."
+    )
+    is_published = models.BooleanField(
+        "published",
+        default=True,
+        help_text="Unpublished people have no public page and are left out of every list.",
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="person",
+        help_text="The login account that may edit this profile.",
+    )
+
+    objects = PersonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["display_order", "name"]
+        verbose_name_plural = "people"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["orcid"],
+                condition=~models.Q(orcid=""),
+                name="person_orcid_unique_when_set",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} / {self.native_name}" if self.native_name else self.name
+
+    def save(self, *args, **kwargs):
+        if self.photo and not self.photo._committed:
+            variants = images.square_variants(images.open_upload(self.photo), PHOTO_SIZES)
+            self.photo, self.photo_thumb = (variants[size] for size in PHOTO_SIZES)
+        elif not self.photo:
+            self.photo_thumb = None
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("people:detail", kwargs={"slug": self.slug})
+
+    def clean(self):
+        if self.member_since and self.member_until and self.member_until < self.member_since:
+            raise ValidationError({"member_until": "The membership cannot end before it starts."})
+
+    @property
+    def initials(self):
+        words = [w for w in re.split(r"[\s\-]+", self.name) if w]
+        letters = [w[0] for w in words[:1] + words[1:][-1:]]
+        return "".join(letters).upper()
+
+    @property
+    def is_alumnus(self):
+        return (
+            self.member_until is not None and self.member_until.last_day() < datetime.date.today()
+        )
+
+    @property
+    def membership_period(self):
+        return format_range(self.member_since, self.member_until)
+
+    def interests(self):
+        return [i.strip() for i in self.research_interests.split(",") if i.strip()]
+
+    def name_forms(self):
+        """Every printed form this person's name is recognised by, normalized for matching."""
+        forms = {self.name, self.native_name, *self.name_variants.splitlines()}
+        given, _, family = self.name.rpartition(" ")
+        if given and family:
+            initials = " ".join(part[0] for part in re.split(r"[\s\-]+", given) if part)
+            forms |= {
+                f"{family}, {given}",
+                f"{initials} {family}",
+                f"{initials.replace(' ', '')} {family}",
+                f"{family}, {initials}",
+            }
+        return {normalize_name(f) for f in forms if f and f.strip()}
+
+
+def normalize_name(name):
+    """Lowercase, accents and dots removed, "Family, Given" kept: "T. Ma" → "t ma"."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    text = "".join(c for c in decomposed if not unicodedata.combining(c))
+    text = re.sub(r"[.\u00b7]", " ", text.casefold())
+    return re.sub(r"\s+", " ", text).strip()
+
+
+class ProfileSection(models.Model):
+    """Rows a person owns on their profile: one person, an admin-set order."""
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE)
+    order = models.PositiveSmallIntegerField(
+        default=0, help_text="Lower numbers first; leave 0 to sort by date."
+    )
+
+    class Meta:
+        abstract = True
+
+
+class Link(ProfileSection):
+    class Kind(models.TextChoices):
+        SCHOLAR = "scholar", "Google Scholar"
+        GITHUB = "github", "GitHub"
+        LINKEDIN = "linkedin", "LinkedIn"
+        HOMEPAGE = "homepage", "Homepage"
+        DBLP = "dblp", "DBLP"
+        X = "x", "X / Twitter"
+        OTHER = "other", "Other"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    label = models.CharField(
+        max_length=100, blank=True, help_text="Leave empty to use the kind's name."
+    )
+    url = models.URLField("URL", max_length=500, validators=[validate_web_url])
+
+    class Meta:
+        ordering = ["person", "order", "pk"]
+        default_related_name = "links"
+
+    def __str__(self):
+        return self.display_label
+
+    @property
+    def display_label(self):
+        return self.label or self.get_kind_display()
+
+
+class NewsItemQuerySet(models.QuerySet):
+    def published(self):
+        """Published news that is lab-wide or about a published person."""
+        return self.filter(is_published=True).filter(
+            models.Q(person__isnull=True) | models.Q(person__is_published=True)
+        )
+
+
+class NewsItem(models.Model):
+    """A dated line of news: about one person (shown on their profile) or the whole lab."""
+
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="news",
+        help_text="Leave empty for lab-wide news.",
+    )
+    date = PartialDateField()
+    text = models.TextField(help_text="One or two sentences. Markdown links: [text](https://…).")
+    is_published = models.BooleanField("published", default=True)
+
+    objects = NewsItemQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "-pk"]
+        verbose_name = "news item"
+        indexes = [
+            # the /news/ page and the home page: newest published news first
+            models.Index(fields=["is_published", "-date"], name="news_published_date"),
+        ]
+
+    def __str__(self):
+        return f"{self.date}: {self.text[:60]}"
+
+
+class Education(ProfileSection):
+    degree = models.CharField(
+        max_length=200, help_text="e.g. “Ph.D. in Computer Science” or “Visiting Ph.D. Student”."
+    )
+    institution = models.CharField(max_length=200)
+    department = models.CharField(
+        max_length=200, blank=True, help_text="Department, school or research group."
+    )
+    location = models.CharField(max_length=200, blank=True)
+    start = PartialDateField(null=True, blank=True)
+    end = PartialDateField(null=True, blank=True, help_text="Leave empty if ongoing.")
+    advisors = models.ManyToManyField(
+        Person,
+        blank=True,
+        related_name="advisees",
+        help_text="Advisors who have a profile here; they are linked.",
+    )
+    advisor_names = models.CharField(
+        "other advisors",
+        max_length=300,
+        blank=True,
+        help_text="Advisors without a profile here, as printed, e.g. “Prof. Yongwei Wu”.",
+    )
+    description = models.TextField(blank=True, help_text="Markdown.")
+
+    class Meta:
+        ordering = ["person", "order", "-start"]
+        verbose_name_plural = "education"
+        default_related_name = "education"
+
+    def __str__(self):
+        return f"{self.degree}, {self.institution}"
+
+    @property
+    def period(self):
+        return format_range(self.start, self.end)
+
+
+class Experience(ProfileSection):
+    title = models.CharField(max_length=200, help_text="e.g. “Staff Engineer (P8)”.")
+    organization = models.CharField(max_length=200)
+    unit = models.CharField(max_length=200, blank=True, help_text="Team, group or department.")
+    location = models.CharField(max_length=200, blank=True)
+    start = PartialDateField(null=True, blank=True)
+    end = PartialDateField(null=True, blank=True, help_text="Leave empty if current.")
+    description = models.TextField(blank=True, help_text="Markdown.")
+
+    class Meta:
+        ordering = ["person", "order", "-start"]
+        verbose_name_plural = "experience"
+        default_related_name = "experience"
+
+    def __str__(self):
+        return f"{self.title}, {self.organization}"
+
+    @property
+    def period(self):
+        return format_range(self.start, self.end)
+
+
+class Service(ProfileSection):
+    role = models.CharField(
+        max_length=300, help_text="e.g. “Program committee member” or “Reviewer”."
+    )
+    organization = models.CharField(
+        max_length=300, blank=True, help_text="Conference, journal or committee."
+    )
+    url = models.URLField("URL", max_length=500, blank=True)
+    start = PartialDateField(null=True, blank=True)
+    end = PartialDateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["person", "order", "-start"]
+        verbose_name = verbose_name_plural = "academic service"
+        default_related_name = "service"
+
+    def __str__(self):
+        return f"{self.role}, {self.organization}" if self.organization else self.role
+
+    @property
+    def period(self):
+        if self.start and not self.end:
+            return str(self.start)
+        return format_range(self.start, self.end)
+
+
+class Project(ProfileSection):
+    """A project or open-source work, with an optional hand-read figure such as stars."""
+
+    name = models.CharField(max_length=200)
+    url = models.URLField("URL", max_length=500, blank=True)
+    role = models.CharField(
+        max_length=100, blank=True, help_text="e.g. Maintainer, Committer, Contributor, Lead."
+    )
+    role_note = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="A few words beside the role, e.g. “PyTorch Foundation Project” or “6K+ LOC”.",
+    )
+    summary = models.TextField(blank=True, help_text="Markdown.")
+    tags = models.CharField(max_length=300, blank=True, help_text="Comma-separated.")
+    figure = models.CharField(
+        max_length=40, blank=True, help_text="A figure read by hand, e.g. “5K+”."
+    )
+    figure_label = models.CharField(
+        max_length=60, blank=True, help_text="What the figure counts, e.g. “GitHub stars”."
+    )
+    figure_source = models.URLField(
+        max_length=500, blank=True, help_text="Where the figure was read."
+    )
+    figure_read_on = models.DateField(
+        null=True, blank=True, help_text="When the figure was read; required with a figure."
+    )
+
+    class Meta:
+        ordering = ["person", "order", "pk"]
+        default_related_name = "projects"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(figure="") | models.Q(figure_read_on__isnull=False),
+                name="project_figure_has_read_date",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def clean(self):
+        if self.figure and not self.figure_read_on:
+            raise ValidationError({"figure_read_on": "Say when the figure was read."})
+
+    def tag_list(self):
+        return [t.strip() for t in self.tags.split(",") if t.strip()]
+
+
+class Contribution(ProfileSection):
+    """A contribution to someone else's open-source project: a pull request or patch."""
+
+    class Status(models.TextChoices):
+        MERGED = "merged", "Merged"
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    project = models.CharField(max_length=200)
+    title = models.CharField(max_length=300)
+    url = models.URLField("URL", max_length=500, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.MERGED)
+    date = PartialDateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["person", "order", "-date"]
+        verbose_name = "open-source contribution"
+        default_related_name = "contributions"
+
+    def __str__(self):
+        return f"{self.project}: {self.title}"
+
+
+class Writing(ProfileSection):
+    """An article written elsewhere: a blog post, an essay, a column."""
+
+    title = models.CharField(max_length=300)
+    outlet = models.CharField(max_length=200, blank=True, help_text="e.g. “LMSYS Blog”.")
+    url = models.URLField("URL", max_length=500, blank=True)
+    date = PartialDateField(null=True, blank=True)
+    summary = models.TextField(blank=True, help_text="Markdown.")
+
+    class Meta:
+        ordering = ["person", "order", "-date"]
+        verbose_name_plural = "writing"
+        default_related_name = "writing"
+
+    def __str__(self):
+        return self.title
+
+
+class ReportedFigure(ProfileSection):
+    """A figure typed in by hand (a Scholar citation total), with where and when it was read."""
+
+    label = models.CharField(max_length=60, help_text="e.g. “Citations”, “h-index”.")
+    value = models.CharField(max_length=40, help_text="As read, e.g. “680+”.")
+    source = models.CharField(max_length=100, help_text="Where it was read, e.g. “Google Scholar”.")
+    source_url = models.URLField(max_length=500, blank=True)
+    read_on = models.DateField(help_text="When it was read.")
+
+    class Meta:
+        ordering = ["person", "order", "pk"]
+        verbose_name = "figure read by hand"
+        verbose_name_plural = "figures read by hand"
+        default_related_name = "reported_figures"
+
+    def __str__(self):
+        return f"{self.label}: {self.value} ({self.source}, {self.read_on})"
+
+
+class ExtraSection(ProfileSection):
+    """A free-form profile section for anything the structured ones do not cover."""
+
+    title = models.CharField(max_length=100)
+    body = models.TextField(help_text="Markdown.")
+
+    class Meta:
+        ordering = ["person", "order", "pk"]
+        default_related_name = "extra_sections"
+
+    def __str__(self):
+        return self.title

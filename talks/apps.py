@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TalksConfig(AppConfig):
+    name = "talks"
+    verbose_name = "Talks and awards"

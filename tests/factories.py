@@ -1,0 +1,126 @@
+"""factory-boy factories, one per model."""
+
+import datetime
+
+import factory
+from django.contrib.auth import get_user_model
+
+from people import models as people
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ["username"]
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+    password = factory.django.Password("a-long-test-password")
+
+
+class PersonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.Person
+
+    name = factory.Sequence(lambda n: f"Member {n} Example")
+    slug = factory.Sequence(lambda n: f"member-{n}")
+    role = people.Person.Role.PHD
+    title = "PhD student"
+    affiliation = "Example University"
+
+
+class LinkFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.Link
+
+    person = factory.SubFactory(PersonFactory)
+    kind = people.Link.Kind.GITHUB
+    url = factory.Sequence(lambda n: f"https://github.com/example{n}")
+
+
+class NewsItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.NewsItem
+
+    person = factory.SubFactory(PersonFactory)
+    date = "2025-10"
+    text = factory.Sequence(lambda n: f"News item number {n}.")
+
+
+class EducationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.Education
+
+    person = factory.SubFactory(PersonFactory)
+    degree = "Ph.D. in Computer Science"
+    institution = factory.Sequence(lambda n: f"University {n}")
+    start = "2016-09"
+    end = "2021-06"
+
+
+class ExperienceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.Experience
+
+    person = factory.SubFactory(PersonFactory)
+    title = factory.Sequence(lambda n: f"Engineer {n}")
+    organization = "Example Corp"
+    start = "2023-12"
+
+
+class ServiceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.Service
+
+    person = factory.SubFactory(PersonFactory)
+    role = factory.Sequence(lambda n: f"Reviewer {n}")
+    organization = "Example Conference"
+
+
+class ProjectFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.Project
+
+    person = factory.SubFactory(PersonFactory)
+    name = factory.Sequence(lambda n: f"Project {n}")
+    role = "Maintainer"
+    tags = "RDMA, KV Cache"
+
+
+class ContributionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.Contribution
+
+    person = factory.SubFactory(PersonFactory)
+    project = "vLLM"
+    title = factory.Sequence(lambda n: f"Fix number {n}")
+    date = "2025-03"
+
+
+class WritingFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.Writing
+
+    person = factory.SubFactory(PersonFactory)
+    title = factory.Sequence(lambda n: f"Essay {n}")
+    outlet = "Example Blog"
+
+
+class ReportedFigureFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.ReportedFigure
+
+    person = factory.SubFactory(PersonFactory)
+    label = "Citations"
+    value = "680+"
+    source = "Google Scholar"
+    read_on = datetime.date(2026, 12, 1)
+
+
+class ExtraSectionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.ExtraSection
+
+    person = factory.SubFactory(PersonFactory)
+    title = factory.Sequence(lambda n: f"Extra {n}")
+    body = "Some *Markdown* text."

@@ -1,0 +1,61 @@
+"""Start-up behaviour of labsite/settings.py, each case in a fresh interpreter."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def _run(*args, **env):
+    clean_env = {
+        "PATH": os.environ["PATH"],
+        "DJANGO_SETTINGS_MODULE": "labsite.settings",
+        "LABSITE_ENV_FILE": os.devnull,  # a developer's .env must not leak into these cases
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, *args], cwd=PROJECT, env=clean_env, capture_output=True, text=True
+    )
+
+
+SHOW_DEBUG = ("-c", "from django.conf import settings; print('DEBUG', settings.DEBUG)")
+
+
+def test_debug_is_off_when_the_environment_does_not_turn_it_on():
+    result = _run(*SHOW_DEBUG, SECRET_KEY="k" * 50)
+
+    assert result.returncode == 0, result.stderr
+    assert "DEBUG False" in result.stdout
+
+
+def test_production_without_secret_key_refuses_to_start_naming_the_variable():
+    result = _run(*SHOW_DEBUG)
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_debug_may_run_without_a_secret_key():
+    result = _run(*SHOW_DEBUG, DEBUG="on")
+
+    assert result.returncode == 0, result.stderr
+    assert "DEBUG True" in result.stdout
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = _run(
+        "manage.py",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="lab.example.org",
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

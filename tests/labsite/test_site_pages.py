@@ -1,0 +1,72 @@
+import pytest
+
+from labsite.models import LabSettings
+from tests import factories
+from tests.admin_forms import form_data
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_shows_lab_name_about_team_and_latest_news(client):
+    lab = LabSettings.load()
+    lab.name = "Systems Lab"
+    lab.tagline = "We build fast systems."
+    lab.about = "We study **memory**."
+    lab.save()
+    person = factories.PersonFactory(name="Teng Ma", native_name="马腾")
+    factories.NewsItemFactory(person=person, text="Paper accepted at [SOSP](https://sosp.org).")
+
+    html = client.get("/").content.decode()
+
+    assert "<h1>Systems Lab</h1>" in html
+    assert "We build fast systems." in html
+    assert "<strong>memory</strong>" in html
+    assert '<span lang="zh">马腾</span>' in html
+    assert 'Paper accepted at <a href="https://sosp.org" rel="nofollow noopener">SOSP</a>' in html
+
+
+def test_news_page_lists_lab_and_member_news_but_not_unpublished(client):
+    factories.NewsItemFactory(person=None, text="Lab moved to a new building.")
+    factories.NewsItemFactory(text="Member news.")
+    factories.NewsItemFactory(text="Draft news.", is_published=False)
+    factories.NewsItemFactory(person__is_published=False, text="About a hidden person.")
+
+    html = client.get("/news/").content.decode()
+
+    assert "Lab moved to a new building." in html
+    assert "Member news." in html
+    assert "Draft news." not in html
+    assert "About a hidden person." not in html
+
+
+def test_robots_txt_points_to_the_sitemap_and_keeps_crawlers_out_of_admin(client):
+    response = client.get("/robots.txt")
+
+    assert response["Content-Type"] == "text/plain"
+    assert "Disallow: /admin/" in response.content.decode()
+    assert "Sitemap: http://testserver/sitemap.xml" in response.content.decode()
+
+
+def test_sitemap_lists_published_profiles_only(client):
+    factories.PersonFactory(slug="visible")
+    factories.PersonFactory(slug="hidden", is_published=False)
+
+    xml = client.get("/sitemap.xml").content.decode()
+
+    assert "http://testserver/people/visible/" in xml
+    assert "/people/hidden/" not in xml
+
+
+def test_lab_settings_admin_opens_the_single_row(admin_client):
+    response = admin_client.get("/admin/labsite/labsettings/")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/admin/labsite/labsettings/1/change/"
+
+
+def test_lab_settings_refuse_unknown_role_codes(admin_client):
+    url = "/admin/labsite/labsettings/1/change/"
+    LabSettings.load()
+    response = admin_client.post(url, form_data(admin_client.get(url), team_role_order="pi,boss"))
+
+    assert "Unknown role code(s): boss." in response.content.decode()

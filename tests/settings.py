@@ -1,0 +1,21 @@
+"""Test settings: the real settings, with the few overrides tests need."""
+
+import os
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("DEBUG", "off")
+os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
+
+from labsite.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="labsite-test-media-"))
+STATIC_ROOT = MEDIA_ROOT / "static"
+STATIC_ROOT.mkdir()
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+SECURE_SSL_REDIRECT = False
