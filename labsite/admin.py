@@ -15,6 +15,17 @@ class LabSettingsAdmin(admin.ModelAdmin):
         ("The lab", {"fields": ["name", "tagline", "about", "logo"]}),
         ("Contact", {"fields": ["contact_email", "address"]}),
         ("Team page", {"fields": ["team_role_order"]}),
+        (
+            "Author lists",
+            {
+                "fields": [
+                    "author_name_style",
+                    ("marker_equal_contribution", "marker_corresponding"),
+                    ("authors_shorten_above", "authors_keep_first"),
+                ]
+            },
+        ),
+        ("Profiles", {"fields": ["venue_summary_order"]}),
     ]
 
     def has_add_permission(self, request):

@@ -7,6 +7,8 @@ from django.db import models
 
 _ORCID = re.compile(r"^(\d{4})-?(\d{4})-?(\d{4})-?(\d{3}[\dX])$")
 _ORCID_PREFIX = re.compile(r"^(?:https?://)?(?:www\.)?orcid\.org/", re.IGNORECASE)
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 
 
 def orcid_checksum(base_digits):
@@ -34,6 +36,16 @@ def normalize_orcid(value):
             code="orcid_checksum",
         )
     return "-".join(match.groups())
+
+
+def normalize_doi(value):
+    """Return "10.1145/3773772" from a DOI, doi: form or doi.org link; ValidationError if not."""
+    text = _DOI_PREFIX.sub("", (value or "").strip()).strip().lower()
+    if not _DOI.match(text):
+        raise ValidationError(
+            f"“{value}” is not a DOI; a DOI looks like 10.1145/3773772.", code="invalid_doi"
+        )
+    return text
 
 
 class OrcidField(models.CharField):

@@ -11,6 +11,10 @@ CACHE_KEY = "labsite:lab-settings"
 
 
 class LabSettings(models.Model):
+    class AuthorNameStyle(models.TextChoices):
+        FULL = "full", "Full names (Teng Ma)"
+        INITIALS = "initials", "Initials and family name (T Ma)"
+
     name = models.CharField(
         max_length=200, default="Our Lab", help_text="Shown in every page title."
     )
@@ -35,10 +39,49 @@ class LabSettings(models.Model):
         + ". Roles left out follow in that default order.",
     )
 
+    author_name_style = models.CharField(
+        "author names",
+        max_length=10,
+        choices=AuthorNameStyle.choices,
+        default=AuthorNameStyle.INITIALS,
+    )
+    marker_equal_contribution = models.CharField(
+        "equal-contribution marker",
+        max_length=3,
+        default="*",
+        help_text="Printed after co-first authors' names, e.g. *.",
+    )
+    marker_corresponding = models.CharField(
+        "corresponding-author marker",
+        max_length=3,
+        default="†",
+        help_text="Printed after corresponding authors' names, e.g. †.",
+    )
+    authors_shorten_above = models.PositiveSmallIntegerField(
+        "shorten author lists longer than",
+        default=10,
+        help_text="On profiles and lists, longer author lists show the first few names, “…”, "
+        "and the member the page is about. Paper pages and exports always list everyone. "
+        "0 never shortens.",
+    )
+    authors_keep_first = models.PositiveSmallIntegerField(
+        "names kept at the start", default=3, help_text="How many names a shortened list keeps."
+    )
+    venue_summary_order = models.TextField(
+        "venues in the profile summary",
+        blank=True,
+        help_text="Short names of the venues a profile's venue summary counts, in the order "
+        "it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.",
+    )
+
     class Meta:
         verbose_name = verbose_name_plural = "lab settings"
         constraints = [
             models.CheckConstraint(condition=models.Q(pk=1), name="lab_settings_single_row"),
+            models.CheckConstraint(
+                condition=~models.Q(marker_equal_contribution=models.F("marker_corresponding")),
+                name="lab_settings_markers_differ",
+            ),
         ]
 
     def __str__(self):
@@ -70,6 +113,13 @@ class LabSettings(models.Model):
         if len(set(codes)) != len(codes):
             raise ValidationError({"team_role_order": "Each role may be listed once."})
         self.team_role_order = ",".join(codes)
+        if self.marker_equal_contribution.strip() == self.marker_corresponding.strip():
+            raise ValidationError(
+                {"marker_corresponding": "The two markers must differ so readers tell them apart."}
+            )
+
+    def venue_order(self):
+        return [v.strip() for v in self.venue_summary_order.split(",") if v.strip()]
 
     def role_order(self):
         """Every role, in the order the team page groups them."""

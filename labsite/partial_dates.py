@@ -15,6 +15,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Length, Substr
+from django.db.models.query_utils import DeferredAttribute
 
 FORMAT_HELP = "YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2026, 2026-06, 2026-06-15; 2026.06 also works)"
 INVALID_MESSAGE = f"Enter a date as {FORMAT_HELP}."
@@ -162,10 +163,19 @@ class PartialDateFormField(forms.CharField):
             raise ValidationError(self.error_messages["invalid"], code="invalid") from None
 
 
+class _PartialDateAttribute(DeferredAttribute):
+    """Turns whatever is assigned ("2026-06", a date, a PartialDate) into a PartialDate, so
+    the attribute is always a PartialDate or None."""
+
+    def __set__(self, instance, value):
+        instance.__dict__[self.field.attname] = coerce(value)
+
+
 class PartialDateField(models.Field):
     """A date with year, month or day precision, stored as ISO 8601 text that sorts correctly."""
 
     description = "Date with year, month or day precision"
+    descriptor_class = _PartialDateAttribute
 
     def get_internal_type(self):
         return "CharField"

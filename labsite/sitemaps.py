@@ -4,11 +4,12 @@ from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
 from people.models import Person
+from publications.models import Publication
 
 
 class StaticSitemap(Sitemap):
     def items(self):
-        return ["home", "people:team", "news"]
+        return ["home", "people:team", "publications:list", "news"]
 
     def location(self, item):
         return reverse(item)
@@ -19,4 +20,12 @@ class PersonSitemap(Sitemap):
         return Person.objects.published().order_by("slug")
 
 
-SITEMAPS = {"pages": StaticSitemap, "people": PersonSitemap}
+class PublicationSitemap(Sitemap):
+    def items(self):
+        return Publication.objects.public().order_by("pk")
+
+    def lastmod(self, publication):
+        return publication.updated
+
+
+SITEMAPS = {"pages": StaticSitemap, "people": PersonSitemap, "publications": PublicationSitemap}

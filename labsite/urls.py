@@ -13,6 +13,7 @@ urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("news/", views.NewsView.as_view(), name="news"),
     path("people/", include("people.urls")),
+    path("publications/", include("publications.urls")),
     path("admin/", admin.site.urls),
     path("robots.txt", views.robots_txt, name="robots"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),

@@ -6,12 +6,15 @@ from django.views.decorators.http import require_GET
 from django.views.generic import ListView, TemplateView
 
 from people.models import NewsItem, Person
+from publications.authors import LIST, author_list, merge_legends
+from publications.models import Publication
 
 HOME_NEWS_COUNT = 5
+HOME_PUBLICATION_COUNT = 6
 
 
 class HomeView(TemplateView):
-    """Lab name, tagline and About, the team at a glance, and the latest news."""
+    """Lab name, tagline and About, the team, selected (else recent) papers, latest news."""
 
     template_name = "labsite/home.html"
 
@@ -19,6 +22,14 @@ class HomeView(TemplateView):
         context = super().get_context_data(**kwargs)
         context["team"] = Person.objects.published().current()
         context["news"] = NewsItem.objects.published().select_related("person")[:HOME_NEWS_COUNT]
+        papers = Publication.objects.public().exclude(kind=Publication.Kind.PATENT).with_authors()
+        selected = list(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
+        context["publications_heading"] = (
+            "Selected publications" if selected else "Recent publications"
+        )
+        shown = selected or papers[:HOME_PUBLICATION_COUNT]
+        context["publications"] = [(p, author_list(p, LIST)) for p in shown]
+        context["legend"] = merge_legends(authors for _, authors in context["publications"])
         return context
 
 

@@ -1,5 +1,6 @@
 """Public pages for lab members: the team page and each member's profile."""
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db.models import Prefetch
@@ -7,6 +8,22 @@ from django.views.generic import DetailView, ListView
 
 from labsite.models import LabSettings
 from people.models import Education, NewsItem, Person
+from publications import figures
+from publications.authors import (
+    BADGE_CO_FIRST,
+    BADGE_CORRESPONDING,
+    BADGE_FIRST,
+    PROFILE,
+    author_list,
+    merge_legends,
+)
+from publications.models import ROLES, Publication
+
+ROLE_BADGES = {
+    "first": BADGE_FIRST,
+    "co-first": BADGE_CO_FIRST,
+    "corresponding": BADGE_CORRESPONDING,
+}
 
 
 class TeamView(ListView):
@@ -60,8 +77,61 @@ class ProfileView(DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["sections"] = _profile_sections(self.object)
+        publications = list(Publication.objects.public().for_person(self.object).with_authors())
+        papers = _PaperList.build(self.object, publications, self.request.GET)
+        context["papers"] = papers
+        context["sections"] = _profile_sections(self.object, papers)
         return context
+
+
+@dataclass
+class _PaperList:
+    """A member's papers as the profile shows them: filtered entries, figures, patents."""
+
+    entries: list  # (publication, AuthorList) after the kind and role filters
+    legend: list
+    figures: figures.Figures
+    kinds: list  # (kind value, label, count) for the kind filter
+    roles: list  # (role value, label, count) for the role filter
+    kind: str
+    role: str
+    patents: list
+    person: Person
+
+    @classmethod
+    def build(cls, person, publications, params):
+        lab = LabSettings.load()
+        papers = [p for p in publications if p.kind != Publication.Kind.PATENT]
+        entries = [(p, author_list(p, PROFILE, person=person, lab=lab)) for p in papers]
+        kind = params.get("kind", "")
+        role = params.get("role", "") if params.get("role") in ROLES else ""
+        shown = [
+            (p, authors)
+            for p, authors in entries
+            if (not kind or p.kind == kind) and (not role or ROLE_BADGES[role] in authors.badges)
+        ]
+        kinds = {}
+        for p in papers:
+            kinds.setdefault(p.kind, [p.get_kind_display(), 0])[1] += 1
+        return cls(
+            entries=shown,
+            legend=merge_legends(authors for _, authors in shown),
+            figures=figures.compute(papers, lab.venue_order()),
+            kinds=sorted(
+                ((value, label, n) for value, (label, n) in kinds.items()), key=lambda k: -k[2]
+            ),
+            roles=[
+                (value, label, sum(ROLE_BADGES[value] in a.badges for _, a in entries))
+                for value, label in ROLES.items()
+            ],
+            kind=kind,
+            role=role,
+            patents=[p for p in publications if p.kind == Publication.Kind.PATENT],
+            person=person,
+        )
+
+    def __bool__(self):
+        return bool(self.figures.total)
 
 
 class Section(NamedTuple):
@@ -73,12 +143,13 @@ class Section(NamedTuple):
     content: object
 
 
-def _profile_sections(person):
+def _profile_sections(person, papers):
     """The profile's sections in page order, leaving out those with nothing to show."""
     sections = [
         Section("about", "About", "people/sections/_about.html", person.bio),
         Section("now", "Now", "people/sections/_now.html", person.now),
         Section("news", "News", "people/sections/_news.html", person.news.all()),
+        Section("publications", "Publications", "publications/_profile_publications.html", papers),
         Section(
             "projects",
             "Open Source & Projects",
@@ -101,6 +172,7 @@ def _profile_sections(person):
             "service", "Academic Service", "people/sections/_service.html", person.service.all()
         ),
         Section("writing", "Writing", "people/sections/_writing.html", person.writing.all()),
+        Section("patents", "Patents", "publications/_patents.html", papers.patents),
     ]
     sections += [
         Section(f"more-{extra.pk}", extra.title, "people/sections/_extra.html", extra)

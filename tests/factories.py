@@ -6,6 +6,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from people import models as people
+from publications import models as publications
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -124,3 +125,58 @@ class ExtraSectionFactory(factory.django.DjangoModelFactory):
     person = factory.SubFactory(PersonFactory)
     title = factory.Sequence(lambda n: f"Extra {n}")
     body = "Some *Markdown* text."
+
+
+class VenueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = publications.Venue
+        django_get_or_create = ["short_name"]
+
+    short_name = factory.Sequence(lambda n: f"CONF{n}")
+    name = factory.LazyAttribute(lambda v: f"Conference {v.short_name}")
+    kind = publications.Venue.Kind.CONFERENCE
+
+
+class PublicationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = publications.Publication
+
+    title = factory.Sequence(lambda n: f"A Study of Systems Number {n}")
+    venue = factory.SubFactory(VenueFactory)
+    date = "2024"
+    kind = publications.Publication.Kind.CONFERENCE
+
+
+class AuthorshipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = publications.Authorship
+
+    publication = factory.SubFactory(PublicationFactory)
+    position = factory.Sequence(lambda n: n + 1)
+    given_name = "Alex"
+    family_name = factory.Sequence(lambda n: f"Author{n}")
+
+
+def authored(
+    person=None, names=("Y Wang", "T Ma", "Y Luo"), *, at=2, co_first=(), corresponding=(), **fields
+):
+    """A publication whose author list is `names` (printed), with `person` linked at `at`.
+
+    "..." in `names` is an unlisted-authors row. Positions in `co_first`/`corresponding` are
+    1-based, as on a printed list.
+    """
+    publication = PublicationFactory(**fields)
+    for position, printed in enumerate(names, start=1):
+        given, _, family = printed.rpartition(" ")
+        unlisted = printed == "..."
+        publications.Authorship.objects.create(
+            publication=publication,
+            position=position,
+            given_name="" if unlisted else given,
+            family_name="" if unlisted else family,
+            is_unlisted=unlisted,
+            person=person if position == at else None,
+            is_equal_contribution=position in co_first,
+            is_corresponding=position in corresponding,
+        )
+    return publication

@@ -151,6 +151,6 @@ def test_profile_query_count_is_pinned_and_independent_of_section_sizes(
     _fill_every_section(large, 50)
     client.get("/people/small/")  # the lab settings row is read once, then cached
 
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(13):
         client.get("/people/large/")
     assert _profile_queries(client, "/people/small/") == _profile_queries(client, "/people/large/")

@@ -3,11 +3,13 @@
 import tomllib
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from labsite.models import LabSettings
 from people import models as people
+from publications import importing
+from publications.models import Authorship, Publication, Venue
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -51,13 +53,18 @@ class Command(BaseCommand):
             return
         load_lab_settings(read("lab.toml"))
         persons = [load_person(read(path)) for path in sorted((DEMO_DIR / "people").glob("*.toml"))]
-        self.stdout.write(self.style.SUCCESS(f"Demo lab loaded: {len(persons)} people."))
+        load_venues(read("venues.toml"))
+        import_crossref("crossref-mooncake-tos.json")
+        count = load_publications(read("publications.toml"))
+        self.stdout.write(
+            self.style.SUCCESS(f"Demo lab loaded: {len(persons)} people, {count} publications.")
+        )
 
 
 def load_lab_settings(data):
     lab = LabSettings.load()
     for field, value in data.items():
-        setattr(lab, field, value.strip())
+        setattr(lab, field, value.strip() if isinstance(value, str) else value)
     lab.full_clean()
     lab.save()
 
@@ -77,3 +84,71 @@ def load_person(data):
                 row["order"] = position
             model.objects.update_or_create(person=person, **lookup, defaults=row)
     return person
+
+
+def load_venues(data):
+    for row in data["venues"]:
+        Venue.objects.update_or_create(short_name=row.pop("short_name"), defaults=row)
+
+
+def import_crossref(name):
+    """Build a paper through the importer, as a lab admin would from its DOI."""
+    records = importing.read_crossref_json((DEMO_DIR / name).read_text(), name)
+    summary = importing.apply(importing.plan(records))
+    if summary.failed:
+        raise CommandError(f"{name} could not be imported: {summary}")
+
+
+def load_publications(data):
+    people_by_slug = {p.slug: p for p in people.Person.objects.all()}
+    count = 0
+    for row in data["publications"]:
+        if "title" not in row:
+            # Links an admin adds on top of an imported record.
+            Publication.objects.filter(doi=row.pop("doi")).update(**row)
+        else:
+            load_publication(row, people_by_slug)
+        count += 1
+    for group in data["patents"]:
+        for number in group["numbers"]:
+            patent = {
+                "kind": Publication.Kind.PATENT,
+                "patent_jurisdiction": group["jurisdiction"],
+                "patent_number": number,
+                "authors": group["inventors"],
+                "people": group["people"],
+            }
+            load_publication(patent, people_by_slug)
+            count += 1
+    return count
+
+
+def load_publication(row, people_by_slug):
+    row = dict(row)
+    authors = row.pop("authors")
+    positions = {position: people_by_slug[slug] for slug, position in row.pop("people").items()}
+    co_first, corresponding = set(row.pop("co_first", [])), set(row.pop("corresponding", []))
+    if "venue" in row:
+        row["venue"] = Venue.objects.get(short_name=row["venue"])
+    row.setdefault("kind", Publication.Kind.CONFERENCE)
+    if row["kind"] == Publication.Kind.PATENT:
+        lookup = {"patent_number": row.pop("patent_number")}
+    else:
+        lookup = {"title": row.pop("title")}
+    publication, _ = Publication.objects.update_or_create(**lookup, defaults=row)
+    for position, printed in enumerate(authors, start=1):
+        if printed in ("...", "et al."):
+            defaults = {"given_name": "", "family_name": "", "person": None, "is_unlisted": True}
+        else:
+            given, _, family = printed.rpartition(" ")
+            defaults = {
+                "given_name": given,
+                "family_name": family,
+                "person": positions.get(position),
+            }
+        defaults["is_equal_contribution"] = position in co_first
+        defaults["is_corresponding"] = position in corresponding
+        Authorship.objects.update_or_create(
+            publication=publication, position=position, defaults=defaults
+        )
+    publication.authorships.filter(position__gt=len(authors)).delete()

@@ -1,0 +1,175 @@
+"""Admin for publications: the paper with its ordered authors inline, and venues."""
+
+from django import forms
+from django.contrib import admin
+from django.db import transaction
+from django.db.models.functions import Substr
+
+from people.models import Person
+from publications.models import Authorship, Publication, Venue
+
+
+class AuthorshipForm(forms.ModelForm):
+    class Meta:
+        model = Authorship
+        fields = [
+            "position",
+            "given_name",
+            "family_name",
+            "person",
+            "is_equal_contribution",
+            "is_corresponding",
+            "affiliation",
+            "orcid",
+            "is_unlisted",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["position"].required = False
+        self.fields["position"].help_text = "Leave empty to add at the end."
+
+
+class AuthorshipFormSet(forms.BaseInlineFormSet):
+    """Keeps positions unique and gapless (1, 2, 3 …) in the order the admin gave them."""
+
+    def clean(self):
+        kept = [
+            form
+            for form in self.forms
+            if form.cleaned_data
+            and not self._should_delete_form(form)
+            and (form.instance.pk or form.has_changed())
+        ]
+        given = [f.cleaned_data["position"] for f in kept if f.cleaned_data.get("position")]
+        duplicates = sorted({p for p in given if given.count(p) > 1})
+        if duplicates:
+            raise forms.ValidationError(
+                f"Two authors share position {', '.join(map(str, duplicates))}; "
+                "give each author a different position."
+            )
+        super().clean()
+        # Numbered rows in their order, then rows left blank in the order they were typed.
+        ordered = sorted(
+            kept, key=lambda f: f.cleaned_data.get("position") or len(self.forms) + 10**6
+        )
+        for number, form in enumerate(ordered, start=1):
+            form.cleaned_data["position"] = form.instance.position = number
+        self._kept = ordered
+
+    @transaction.atomic
+    def save(self, commit=True):
+        if not commit or not self.instance.pk:
+            return super().save(commit)
+        # Park every stored row above the real positions, let Django save the edited rows
+        # at their new positions, then put the untouched rows at theirs.
+        self.instance.park_authorships()
+        saved = super().save(commit)
+        parked = set(
+            self.instance.authorships.filter(position__gt=len(self._kept)).values_list(
+                "pk", flat=True
+            )
+        )
+        for form in self._kept:
+            if form.instance.pk in parked:
+                form.instance.save(update_fields=["position"])
+        return saved
+
+
+class AuthorshipInline(admin.TabularInline):
+    model = Authorship
+    form = AuthorshipForm
+    formset = AuthorshipFormSet
+    extra = 1
+    autocomplete_fields = ["person"]
+
+
+class YearFilter(admin.SimpleListFilter):
+    title = "year"
+    parameter_name = "year"
+
+    def lookups(self, request, model_admin):
+        years = (
+            Publication.objects.exclude(date=None)
+            .annotate(y=Substr("date", 1, 4))
+            .order_by("-y")
+            .values_list("y", flat=True)
+            .distinct()
+        )
+        return [(y, y) for y in years]
+
+    def queryset(self, request, queryset):
+        return queryset.in_year(self.value()) if self.value() else queryset
+
+
+class MemberFilter(admin.SimpleListFilter):
+    title = "lab member"
+    parameter_name = "member"
+
+    def lookups(self, request, model_admin):
+        people = Person.objects.filter(authorships__isnull=False).distinct()
+        return [(p.slug, p.name) for p in people]
+
+    def queryset(self, request, queryset):
+        return (
+            queryset.filter(authorships__person__slug=self.value()).distinct()
+            if self.value()
+            else queryset
+        )
+
+
+@admin.register(Publication)
+class PublicationAdmin(admin.ModelAdmin):
+    list_display = ["display_title", "venue", "date", "kind", "status", "is_selected", "authors"]
+    list_filter = [YearFilter, "kind", "status", "venue", MemberFilter, "is_selected"]
+    list_select_related = ["venue"]
+    search_fields = [
+        "title",
+        "doi",
+        "arxiv_id",
+        "patent_number",
+        "authorships__family_name",
+        "authorships__given_name",
+        "venue__short_name",
+    ]
+    autocomplete_fields = ["venue"]
+    inlines = [AuthorshipInline]
+    readonly_fields = ["created", "updated"]
+    fieldsets = [
+        (None, {"fields": ["title", ("kind", "status"), ("venue", "date"), "slug"]}),
+        ("Where it appeared", {"fields": [("volume", "issue", "pages"), "publisher"]}),
+        ("Identifiers", {"fields": [("doi", "arxiv_id"), "bibtex_key"]}),
+        (
+            "Links",
+            {
+                "fields": [
+                    ("pdf_file", "pdf_url"),
+                    ("code_url", "slides_url"),
+                    ("video_url", "project_url"),
+                    ("other_url", "other_label"),
+                ]
+            },
+        ),
+        ("About it", {"fields": ["abstract", "award", ("is_selected", "is_published")]}),
+        (
+            "Citations",
+            {"fields": [("citation_count", "citations_read_on", "citations_source")]},
+        ),
+        ("Patent", {"fields": [("patent_jurisdiction", "patent_number")], "classes": ["collapse"]}),
+        ("Record", {"fields": [("created", "updated")], "classes": ["collapse"]}),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("authorships")
+
+    @admin.display(description="authors")
+    def authors(self, publication):
+        names = [a.short_name for a in publication.authorships.all() if not a.is_unlisted]
+        return ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
+
+
+@admin.register(Venue)
+class VenueAdmin(admin.ModelAdmin):
+    list_display = ["short_name", "name", "kind", "publisher"]
+    list_filter = ["kind"]
+    search_fields = ["short_name", "name", "issn"]

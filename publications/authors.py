@@ -1,0 +1,205 @@
+"""The one author-list renderer. Every page, feed and export that shows authors calls
+`author_list`; nothing else decides names, markers, highlighting, shortening or badges.
+
+It reads `publication.authorships.all()` (prefetch it with `Publication.objects.with_authors()`)
+and the cached lab settings, so it makes no query of its own.
+"""
+
+from dataclasses import dataclass, field
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from labsite.models import LabSettings
+
+PROFILE, LIST, DETAIL, FEED, EXPORT = "profile", "list", "detail", "feed", "export"
+SHORTENED_IN = {PROFILE, LIST}
+EQUAL, CORRESPONDING = "equal", "corresponding"
+MEANINGS = {EQUAL: "Equal contribution", CORRESPONDING: "Corresponding author"}
+BADGE_FIRST, BADGE_CO_FIRST, BADGE_CORRESPONDING = "1st Author", "Co-first", "Corresponding"
+
+
+@dataclass(frozen=True)
+class Marker:
+    symbol: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Name:
+    """One item of a rendered list: an author, or an ellipsis standing for several."""
+
+    text: str
+    given: str = ""
+    family: str = ""
+    url: str = ""
+    orcid: str = ""
+    is_context: bool = False
+    is_gap: bool = False
+    markers: tuple = ()
+    affiliation_numbers: tuple = ()
+
+    def html(self):
+        if self.is_gap:
+            return format_html('<span class="author-gap">{}</span>', self.text)
+        name = format_html('<a href="{}">{}</a>', self.url, self.text) if self.url else self.text
+        if self.is_context:
+            name = format_html('<strong class="author-self">{}</strong>', name)
+        sups = format_html_join(
+            "", '<sup class="aff">{}</sup>', ((n,) for n in self.affiliation_numbers)
+        ) + format_html_join(
+            "",
+            '<sup class="marker" title="{}">{}</sup>',
+            ((m.meaning, m.symbol) for m in self.markers),
+        )
+        return format_html('<span class="author">{}{}</span>', name, sups)
+
+    def plain(self):
+        return self.text + "".join(m.symbol for m in self.markers)
+
+
+@dataclass
+class AuthorList:
+    names: list
+    legend: list = field(default_factory=list)
+    badges: list = field(default_factory=list)
+    affiliations: list = field(default_factory=list)
+    is_shortened: bool = False
+
+    def __str__(self):
+        return self.plain()
+
+    def html(self):
+        items = mark_safe(", ".join(name.html() for name in self.names))
+        return format_html('<span class="authors">{}</span>', items)
+
+    def plain(self):
+        text = ", ".join(name.plain() for name in self.names)
+        if self.legend:
+            text += " (" + "; ".join(f"{m.symbol} {m.meaning.lower()}" for m in self.legend) + ")"
+        return text
+
+    def legend_html(self):
+        return legend_html(self.legend)
+
+    def authors(self):
+        """The named authors in order, without ellipses: what exports and metadata list."""
+        return [name for name in self.names if not name.is_gap]
+
+    @property
+    def has_unlisted(self):
+        return any(name.is_gap for name in self.names)
+
+
+def legend_html(markers):
+    if not markers:
+        return ""
+    items = format_html_join(
+        " · ",
+        '<span><sup class="marker">{}</sup> {}</span>',
+        ((m.symbol, m.meaning) for m in markers),
+    )
+    return format_html('<p class="legend">{}</p>', items)
+
+
+def merge_legends(author_lists):
+    """The markers any of the lists uses, in a stable order, for a page-level legend."""
+    seen = {}
+    for authors in author_lists:
+        for marker in authors.legend:
+            seen.setdefault(marker.meaning, marker)
+    return [seen[m] for m in MEANINGS.values() if m in seen]
+
+
+def author_list(publication, context=LIST, person=None, lab=None):
+    """Render `publication`'s authors for `context`, highlighting `person` if given.
+
+    - names in the lab's style (full, or initials + family name); exports use full names;
+    - markers after co-first and corresponding authors, with the legend they need;
+    - `person` in <strong>, found by the person link, never by the printed name;
+      other published lab members linked to their profiles;
+    - on profiles and lists, lists longer than the lab's limit keep the first names, "…",
+      `person` (even when last) and "…" if more follow; other contexts list everyone;
+    - badges ("1st Author", "Co-first", "Corresponding") for `person`;
+    - on detail pages, numbered affiliations.
+    """
+    lab = lab or LabSettings.load()
+    rows = list(publication.authorships.all())
+    symbols = {EQUAL: lab.marker_equal_contribution, CORRESPONDING: lab.marker_corresponding}
+    full_names = context == EXPORT or lab.author_name_style == LabSettings.AuthorNameStyle.FULL
+    affiliations = []
+    names = []
+    for index, row in enumerate(rows):
+        if row.is_unlisted:
+            last = index == len(rows) - 1
+            names.append(Name("et al." if last else "…", is_gap=True))
+            continue
+        roles = [r for r, on in ((EQUAL, row.is_equal_contribution),
+                                 (CORRESPONDING, row.is_corresponding)) if on]  # fmt: skip
+        numbers = ()
+        if context == DETAIL and row.affiliation:
+            if row.affiliation not in affiliations:
+                affiliations.append(row.affiliation)
+            numbers = (affiliations.index(row.affiliation) + 1,)
+        is_context = person is not None and row.person_id == person.pk
+        linked = row.person is not None and row.person.is_published and context != EXPORT
+        names.append(
+            Name(
+                text=row.full_name if full_names else row.short_name,
+                given=row.given_name,
+                family=row.family_name,
+                url=row.person.get_absolute_url()
+                if linked and not (is_context and context == PROFILE)
+                else "",
+                orcid=row.orcid or (row.person.orcid if row.person else ""),
+                is_context=is_context,
+                markers=tuple(Marker(symbols[r], MEANINGS[r]) for r in roles),
+                affiliation_numbers=numbers,
+            )
+        )
+    shortened = False
+    limit = lab.authors_shorten_above
+    if context in SHORTENED_IN and limit and len(rows) > limit:
+        names, shortened = _shorten(names, max(lab.authors_keep_first, 1)), True
+    used = {m.meaning: m for name in names for m in name.markers}
+    return AuthorList(
+        names=names,
+        legend=[used[m] for m in MEANINGS.values() if m in used],
+        badges=role_badges(rows, person),
+        affiliations=affiliations,
+        is_shortened=shortened,
+    )
+
+
+def _shorten(names, keep):
+    gap = Name("…", is_gap=True)
+    context_index = next((i for i, n in enumerate(names) if n.is_context), None)
+    result = list(names[:keep])
+    if context_index is not None and context_index >= keep:
+        if context_index > keep:
+            result.append(gap)
+        result.append(names[context_index])
+        if context_index < len(names) - 1:
+            result.append(gap)
+    else:
+        result.append(gap)
+    # two ellipses side by side (a stored gap next to a cut) read as one
+    return [n for i, n in enumerate(result) if not (n.is_gap and i and result[i - 1].is_gap)]
+
+
+def role_badges(rows, person):
+    """The badges `person` earns on this author list, found by person link."""
+    if person is None:
+        return []
+    named = [row for row in rows if not row.is_unlisted]
+    badges = []
+    for row in named:
+        if row.person_id != person.pk:
+            continue
+        if row is named[0] and rows[0] is row and not row.is_equal_contribution:
+            badges.append(BADGE_FIRST)
+        if row.is_equal_contribution:
+            badges.append(BADGE_CO_FIRST)
+        if row.is_corresponding:
+            badges.append(BADGE_CORRESPONDING)
+    return list(dict.fromkeys(badges))

@@ -1,0 +1,236 @@
+"""Citation exports of publications: BibTeX, RIS and CSL-JSON.
+
+Each takes publications fetched with `Publication.objects.with_authors()`; author names come
+from the one renderer (`author_list(..., EXPORT)`), which always gives the full list.
+"""
+
+import json
+import re
+import unicodedata
+
+import bibtexparser
+from bibtexparser.model import Entry, Field
+
+from publications.authors import EXPORT, author_list
+from publications.models import Publication
+
+Kind = Publication.Kind
+
+BIBTEX_TYPES = {
+    Kind.CONFERENCE: "inproceedings",
+    Kind.WORKSHOP: "inproceedings",
+    Kind.POSTER: "inproceedings",
+    Kind.DEMO: "inproceedings",
+    Kind.JOURNAL: "article",
+    Kind.THESIS: "phdthesis",
+    Kind.CHAPTER: "incollection",
+    Kind.BOOK: "book",
+    Kind.REPORT: "techreport",
+}
+RIS_TYPES = {
+    Kind.CONFERENCE: "CPAPER",
+    Kind.WORKSHOP: "CPAPER",
+    Kind.POSTER: "CPAPER",
+    Kind.DEMO: "CPAPER",
+    Kind.JOURNAL: "JOUR",
+    Kind.PREPRINT: "UNPB",
+    Kind.THESIS: "THES",
+    Kind.CHAPTER: "CHAP",
+    Kind.BOOK: "BOOK",
+    Kind.REPORT: "RPRT",
+    Kind.PATENT: "PAT",
+}
+CSL_TYPES = {
+    Kind.CONFERENCE: "paper-conference",
+    Kind.WORKSHOP: "paper-conference",
+    Kind.POSTER: "paper-conference",
+    Kind.DEMO: "paper-conference",
+    Kind.JOURNAL: "article-journal",
+    Kind.PREPRINT: "article",
+    Kind.THESIS: "thesis",
+    Kind.CHAPTER: "chapter",
+    Kind.BOOK: "book",
+    Kind.REPORT: "report",
+    Kind.PATENT: "patent",
+}
+CONTENT_TYPES = {
+    "bib": "application/x-bibtex; charset=utf-8",
+    "ris": "application/x-research-info-systems; charset=utf-8",
+    "json": "application/vnd.citationstyles.csl+json; charset=utf-8",
+}
+
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIALS))
+
+
+def latex_escape(text):
+    """Escape LaTeX specials; Unicode (马腾, Zürich) stays as UTF-8 for biber and bibtex8."""
+    return _LATEX_RE.sub(lambda m: _LATEX_SPECIALS[m.group()], text)
+
+
+def _title(text):
+    """Escaped title whose words with inner capitals (KVCache, LLM, CXL-based) are braced, so
+    BibTeX styles that lowercase titles leave them alone."""
+    words = re.split(r"(\s+)", text)
+    return "".join(
+        f"{{{latex_escape(w)}}}" if any(c.isupper() for c in w[1:]) else latex_escape(w)
+        for w in words
+    )
+
+
+def _ascii_word(text):
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]", "", folded.lower())
+
+
+def citation_key(publication, authors):
+    """The admin's key, else first author's family name + year + first long title word."""
+    if publication.bibtex_key:
+        return publication.bibtex_key
+    family = _ascii_word(authors[0].family) if authors else ""
+    words = [w for w in re.findall(r"[A-Za-z0-9]+", publication.display_title) if len(w) > 3]
+    word = _ascii_word(words[0]) if words else ""
+    return f"{family or 'anon'}{publication.year or ''}{word}" or f"pub{publication.pk}"
+
+
+def _name(entry_name, *, sep=", "):
+    return f"{entry_name.family}{sep}{entry_name.given}" if entry_name.given else entry_name.family
+
+
+def _unique_keys(publications):
+    seen = {}
+    for publication in publications:
+        authors = author_list(publication, EXPORT)
+        key = citation_key(publication, authors.authors())
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            key = f"{key}{chr(ord('a') + seen[key] - 1)}"
+        yield publication, authors, key
+
+
+def to_bibtex(publications):
+    library = bibtexparser.Library()
+    for publication, authors, key in _unique_keys(publications):
+        names = [latex_escape(_name(n)) for n in authors.authors()]
+        if authors.has_unlisted:
+            names.append("others")
+        fields = [("title", _title(publication.display_title)), ("author", " and ".join(names))]
+        venue = publication.venue
+        entry_type = BIBTEX_TYPES.get(publication.kind, "misc")
+        if venue and entry_type == "article":
+            fields.append(("journal", latex_escape(venue.full_name)))
+        elif venue and entry_type in ("inproceedings", "incollection"):
+            fields.append(("booktitle", latex_escape(venue.full_name)))
+        elif venue and entry_type == "misc" and publication.kind != Kind.PREPRINT:
+            fields.append(("howpublished", latex_escape(venue.full_name)))
+        if publication.date:
+            fields.append(("year", str(publication.date.year)))
+            if publication.date.month:
+                fields.append(("month", str(publication.date.month)))
+        fields += [
+            ("volume", latex_escape(publication.volume)),
+            ("number", latex_escape(publication.issue or publication.patent_number)),
+            ("pages", re.sub(r"\s*[-–—]+\s*", "--", publication.pages)),
+            (
+                "publisher",
+                latex_escape(publication.publisher or (venue.publisher if venue else "")),
+            ),
+            ("doi", publication.doi),
+        ]
+        if publication.arxiv_id:
+            fields += [("eprint", publication.arxiv_id), ("archiveprefix", "arXiv")]
+        if publication.kind == Kind.PATENT:
+            fields.append(("note", latex_escape(publication.display_title)))
+        if publication.award:
+            fields.append(("note", latex_escape(publication.award)))
+        url = publication.pdf_url or publication.project_url
+        if url:
+            fields.append(("url", url))
+        entry_fields, used = [], set()
+        for name, value in fields:
+            if value and name not in used:
+                used.add(name)
+                entry_fields.append(Field(name, value))
+        library.add(Entry(entry_type, key, entry_fields))
+    return bibtexparser.write_string(library)
+
+
+def to_ris(publications):
+    lines = []
+    for publication, authors, key in _unique_keys(publications):
+        venue = publication.venue
+        tags = [("TY", RIS_TYPES.get(publication.kind, "GEN")), ("ID", key)]
+        tags += [("AU", _name(n)) for n in authors.authors()]
+        tags.append(("TI", publication.display_title))
+        if venue:
+            tags += [("T2", venue.full_name), ("J2", venue.short_name)]
+        if publication.date:
+            tags += [("PY", str(publication.date.year)), ("DA", _ris_date(publication.date))]
+        tags += [
+            ("VL", publication.volume),
+            ("IS", publication.issue or publication.patent_number),
+            ("SP", publication.first_page),
+            ("EP", publication.last_page),
+            ("PB", publication.publisher or (venue.publisher if venue else "")),
+            ("DO", publication.doi),
+            ("UR", publication.doi_url or publication.pdf_url or publication.arxiv_url),
+            ("AB", " ".join(publication.abstract.split())),
+            ("N1", publication.award),
+        ]
+        lines += [f"{tag}  - {value}" for tag, value in tags if value]
+        lines += ["ER  - ", ""]
+    return "\n".join(lines)
+
+
+def _ris_date(date):
+    month = f"{date.month:02d}" if date.month else ""
+    day = f"{date.day:02d}" if date.day else ""
+    return f"{date.year}/{month}/{day}/"
+
+
+def to_csl_json(publications):
+    items = []
+    for publication, authors, key in _unique_keys(publications):
+        venue = publication.venue
+        item = {
+            "id": key,
+            "type": CSL_TYPES.get(publication.kind, "document"),
+            "title": publication.display_title,
+            "author": [
+                {"family": n.family, "given": n.given} if n.given else {"literal": n.family}
+                for n in authors.authors()
+            ],
+        }
+        if publication.date:
+            d = publication.date
+            item["issued"] = {"date-parts": [[p for p in (d.year, d.month, d.day) if p]]}
+        optional = {
+            "container-title": venue.full_name if venue else "",
+            "container-title-short": venue.short_name if venue else "",
+            "volume": publication.volume,
+            "issue": publication.issue,
+            "page": publication.pages,
+            "publisher": publication.publisher or (venue.publisher if venue else ""),
+            "number": publication.patent_number,
+            "DOI": publication.doi,
+            "URL": publication.doi_url or publication.pdf_url or publication.arxiv_url,
+            "abstract": publication.abstract,
+            "note": publication.award,
+        }
+        item.update({k: v for k, v in optional.items() if v})
+        items.append(item)
+    return json.dumps(items, ensure_ascii=False, indent=2)
+
+
+WRITERS = {"bib": to_bibtex, "ris": to_ris, "json": to_csl_json}

@@ -1,0 +1,105 @@
+"""Figures computed from a person's publications: counts, venue summary, citations, h-index,
+and the publications-per-year chart. Computed from data already loaded; no queries."""
+
+from collections import Counter
+from dataclasses import dataclass
+
+from django.utils.html import format_html, format_html_join
+
+from publications.models import Publication
+
+# Kinds that are not a paper in the venue's proceedings or journal, so a venue summary
+# ("SOSP (2)") leaves them out: an OSDI poster is not an OSDI paper.
+NOT_VENUE_PAPERS = {
+    Publication.Kind.POSTER,
+    Publication.Kind.DEMO,
+    Publication.Kind.PREPRINT,
+    Publication.Kind.PATENT,
+    Publication.Kind.THESIS,
+}
+
+
+def h_index(citation_counts):
+    """The largest h such that h papers have at least h citations each."""
+    ranked = sorted((c for c in citation_counts if c), reverse=True)
+    return sum(1 for rank, count in enumerate(ranked, start=1) if count >= rank)
+
+
+@dataclass
+class Figures:
+    total: int
+    by_kind: list  # (kind label, count), largest first
+    venue_summary: list  # (venue short name, count) in the lab's order
+    citations: int
+    with_citations: int
+    h_index: int
+    per_year: list  # (year, count) for every year from the first to the last
+
+    def venue_summary_text(self):
+        return ", ".join(f"{v} ({n})" if n > 1 else v for v, n in self.venue_summary)
+
+    def chart_svg(self):
+        return per_year_chart(self.per_year)
+
+
+def compute(publications, venue_order=()):
+    publications = list(publications)
+    kinds = Counter(p.get_kind_display() for p in publications)
+    venue_counts = Counter(
+        p.venue.short_name for p in publications if p.venue_id and p.kind not in NOT_VENUE_PAPERS
+    )
+    years = Counter(p.year for p in publications if p.year)
+    per_year = []
+    if years:
+        per_year = [(y, years.get(y, 0)) for y in range(min(years), max(years) + 1)]
+    counts = [p.citation_count for p in publications if p.citation_count is not None]
+    return Figures(
+        total=len(publications),
+        by_kind=sorted(kinds.items(), key=lambda item: (-item[1], item[0])),
+        venue_summary=[(v, venue_counts[v]) for v in venue_order if venue_counts.get(v)],
+        citations=sum(counts),
+        with_citations=len(counts),
+        h_index=h_index(counts),
+        per_year=per_year,
+    )
+
+
+def per_year_chart(per_year, *, bar=14, gap=6, height=64):
+    """A bar chart of publications per year as inline SVG: no script, readable by screen
+    readers through its title, and labelled every few years."""
+    if not per_year:
+        return ""
+    peak = max(n for _, n in per_year) or 1
+    width = len(per_year) * (bar + gap)
+    label_every = 1 if len(per_year) <= 8 else 2 if len(per_year) <= 16 else 5
+    bars = format_html_join(
+        "",
+        '<rect x="{}" y="{}" width="{}" height="{}" rx="2"><title>{}: {}</title></rect>',
+        (
+            (i * (bar + gap), height - round(n / peak * (height - 4)), bar,
+             round(n / peak * (height - 4)), year, n)
+            for i, (year, n) in enumerate(per_year)
+        ),
+    )  # fmt: skip
+    labels = format_html_join(
+        "",
+        '<text x="{}" y="{}" text-anchor="middle">{}</text>',
+        (
+            (i * (bar + gap) + bar // 2, height + 14, f"’{year % 100:02d}")
+            for i, (year, _) in enumerate(per_year)
+            if i % label_every == 0 or i == len(per_year) - 1
+        ),
+    )
+    summary = ", ".join(f"{y}: {n}" for y, n in per_year if n)
+    return format_html(
+        '<svg class="chart" viewBox="0 0 {} {}" width="{}" height="{}" role="img" '
+        'aria-labelledby="chart-title"><title id="chart-title">Publications per year: {}</title>'
+        "{}{}</svg>",
+        width,
+        height + 18,
+        width,
+        height + 18,
+        summary,
+        bars,
+        labels,
+    )

@@ -1,0 +1,808 @@
+"""Importing publications from Crossref (records or DOIs), BibTeX files and ORCID works.
+
+Three steps, so the admin page and the command can show what will happen before anything is
+written:
+
+1. *read*: a source becomes `Record`s, normalized (title, kind, venue, partial date, DOI,
+   ordered authors...). A source that cannot be read at all raises `ImportProblem`; a record
+   that is readable but unusable carries its problems in `record.problems`.
+2. *plan*: each record is matched against the lab: its authors to lab people (ORCID first,
+   then name variants; two candidates is "ambiguous", never a guess) and the work to an
+   existing publication (DOI, else arXiv id, else title and year). No writes.
+3. *apply*: the plans are written in one transaction. Re-importing a work updates the fields
+   that come from the source and keeps what an admin set by hand: role flags, person links,
+   links, the selected flag.
+"""
+
+import datetime
+import html
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+import bibtexparser
+from bibtexparser import middlewares
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from labsite.identifiers import normalize_doi, normalize_orcid
+from labsite.partial_dates import PartialDate
+from people.models import Person, normalize_name
+from publications.models import Authorship, Publication, Venue
+
+MAX_FILE_BYTES = 5 * 1024 * 1024
+CROSSREF_WORKS = "https://api.crossref.org/works/"
+ORCID_WORKS = "https://pub.orcid.org/v3.0/{orcid}/works"
+
+Kind = Publication.Kind
+
+CROSSREF_KINDS = {
+    "journal-article": Kind.JOURNAL,
+    "proceedings-article": Kind.CONFERENCE,
+    "posted-content": Kind.PREPRINT,
+    "book-chapter": Kind.CHAPTER,
+    "book-part": Kind.CHAPTER,
+    "book": Kind.BOOK,
+    "monograph": Kind.BOOK,
+    "edited-book": Kind.BOOK,
+    "dissertation": Kind.THESIS,
+    "report": Kind.REPORT,
+}
+ORCID_KINDS = {
+    "journal-article": Kind.JOURNAL,
+    "conference-paper": Kind.CONFERENCE,
+    "conference-poster": Kind.POSTER,
+    "preprint": Kind.PREPRINT,
+    "book-chapter": Kind.CHAPTER,
+    "book": Kind.BOOK,
+    "dissertation-thesis": Kind.THESIS,
+    "dissertation": Kind.THESIS,
+    "report": Kind.REPORT,
+    "patent": Kind.PATENT,
+}
+BIBTEX_KINDS = {
+    "article": Kind.JOURNAL,
+    "inproceedings": Kind.CONFERENCE,
+    "conference": Kind.CONFERENCE,
+    "incollection": Kind.CHAPTER,
+    "inbook": Kind.CHAPTER,
+    "book": Kind.BOOK,
+    "phdthesis": Kind.THESIS,
+    "mastersthesis": Kind.THESIS,
+    "techreport": Kind.REPORT,
+    "patent": Kind.PATENT,
+    "misc": Kind.OTHER,
+    "unpublished": Kind.PREPRINT,
+    "online": Kind.OTHER,
+}
+VENUE_KINDS = {
+    Kind.JOURNAL: Venue.Kind.JOURNAL,
+    Kind.CONFERENCE: Venue.Kind.CONFERENCE,
+    Kind.WORKSHOP: Venue.Kind.WORKSHOP,
+    Kind.PREPRINT: Venue.Kind.PREPRINT,
+    Kind.CHAPTER: Venue.Kind.BOOK,
+    Kind.BOOK: Venue.Kind.BOOK,
+}
+# Fields a source owns: re-importing overwrites them. Everything else is the admin's.
+SOURCE_FIELDS = [
+    "title",
+    "kind",
+    "status",
+    "date",
+    "volume",
+    "issue",
+    "pages",
+    "publisher",
+    "doi",
+    "abstract",
+    "citation_count",
+    "citations_read_on",
+    "citations_source",
+]
+
+NEW, UPDATE, UNCHANGED, ERROR = "new", "update", "unchanged", "error"
+
+
+class ImportProblem(Exception):
+    """A source that cannot be read at all (bad JSON, a file too large, a network failure)."""
+
+
+@dataclass
+class AuthorRecord:
+    given: str = ""
+    family: str = ""
+    orcid: str = ""
+    affiliation: str = ""
+    is_unlisted: bool = False
+    person: Person | None = None
+    candidates: list = field(default_factory=list)  # lab people it could be, when ambiguous
+
+    @property
+    def display(self):
+        return "…" if self.is_unlisted else f"{self.given} {self.family}".strip()
+
+    @property
+    def is_ambiguous(self):
+        return len(self.candidates) > 1
+
+
+@dataclass
+class Record:
+    label: str  # names the record in messages: "DOI 10.1145/3773772", "BibTeX entry ma2023"
+    title: str = ""
+    kind: str = Kind.OTHER
+    status: str = Publication.Status.PUBLISHED
+    venue_name: str = ""
+    venue_short: str = ""
+    issns: list = field(default_factory=list)
+    date: PartialDate | None = None
+    volume: str = ""
+    issue: str = ""
+    pages: str = ""
+    publisher: str = ""
+    doi: str = ""
+    arxiv_id: str = ""
+    url: str = ""
+    abstract: str = ""
+    citation_count: int | None = None
+    citations_read_on: datetime.date | None = None
+    citations_source: str = ""
+    authors: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+
+    def source_values(self):
+        return {
+            "title": self.title,
+            "kind": self.kind,
+            "status": self.status,
+            "date": self.date,
+            "volume": self.volume,
+            "issue": self.issue,
+            "pages": self.pages,
+            "publisher": self.publisher,
+            "doi": self.doi,
+            "abstract": self.abstract,
+            "citation_count": self.citation_count,
+            "citations_read_on": self.citations_read_on,
+            "citations_source": self.citations_source,
+        }
+
+
+@dataclass
+class Plan:
+    record: Record
+    action: str
+    publication: Publication | None = None
+    changes: list = field(default_factory=list)  # names of fields that would change
+
+    @property
+    def problems(self):
+        return self.record.problems
+
+    @property
+    def matched(self):
+        return [a for a in self.record.authors if a.person]
+
+    @property
+    def ambiguous(self):
+        return [a for a in self.record.authors if a.is_ambiguous]
+
+
+# ---------------------------------------------------------------- reading: Crossref
+
+
+def read_crossref_json(text, label="Crossref file"):
+    """Records from Crossref work JSON: {"message": {...}} or {"message": {"items": [...]}}."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ImportProblem(f"{label} is not valid JSON: {error}") from None
+    message = data.get("message") if isinstance(data, dict) else None
+    if not isinstance(message, dict):
+        raise ImportProblem(f"{label} is not a Crossref response: it has no “message” object.")
+    items = message.get("items") if "items" in message else [message]
+    if not isinstance(items, list):
+        raise ImportProblem(f"{label}: “message.items” is not a list.")
+    return [crossref_record(item, f"{label}, item {n}") for n, item in enumerate(items, start=1)]
+
+
+def crossref_record(work, fallback_label):
+    if not isinstance(work, dict):
+        return Record(label=fallback_label, problems=["not a Crossref work object"])
+    doi = _clean_doi(work.get("DOI", ""))
+    record = Record(label=f"DOI {doi}" if doi else fallback_label, doi=doi)
+    if work.get("DOI") and not doi:
+        record.problems.append(f"invalid DOI “{work.get('DOI')}”")
+    title = _first(work.get("title"))
+    subtitle = _first(work.get("subtitle"))
+    record.title = _squash(f"{title}: {subtitle}" if title and subtitle else title)
+    record.kind = CROSSREF_KINDS.get(work.get("type"), Kind.OTHER)
+    if work.get("type") == "posted-content" or record.kind == Kind.PREPRINT:
+        record.status = Publication.Status.PREPRINT
+    record.venue_name = _squash(_first(work.get("container-title")))
+    record.venue_short = _venue_short_name(
+        _squash(_first(work.get("short-container-title"))), record.venue_name
+    )
+    record.issns = [i for i in work.get("ISSN", []) if isinstance(i, str)]
+    record.date = _crossref_date(work)
+    record.volume = str(work.get("volume", ""))
+    record.issue = str(work.get("issue", ""))
+    record.pages = _pages(str(work.get("page", "")))
+    record.publisher = _squash(work.get("publisher", ""))
+    record.abstract = jats_to_text(work.get("abstract", ""))
+    if isinstance(work.get("is-referenced-by-count"), int):
+        record.citation_count = work["is-referenced-by-count"]
+        record.citations_read_on = _date_parts(work.get("indexed")) or datetime.date.today()
+        record.citations_source = "Crossref"
+    for author in work.get("author", []):
+        if not isinstance(author, dict):
+            continue
+        affiliations = author.get("affiliation") or [{}]
+        record.authors.append(
+            AuthorRecord(
+                given=_squash(author.get("given", "")),
+                family=_squash(author.get("family") or author.get("name", "")),
+                orcid=_clean_orcid(author.get("ORCID", "")),
+                affiliation=_squash(affiliations[0].get("name", "")),
+            )
+        )
+    _check(record)
+    return record
+
+
+def _crossref_date(work):
+    for key in ("issued", "published-print", "published-online", "published"):
+        parts = (work.get(key) or {}).get("date-parts") or [[]]
+        parts = [p for p in (parts[0] or []) if isinstance(p, int)][:2]
+        if parts:
+            try:
+                return PartialDate(*parts)
+            except ValueError:
+                continue
+    return None
+
+
+def _date_parts(value):
+    parts = ((value or {}).get("date-parts") or [[]])[0] or []
+    try:
+        return datetime.date(*parts[:3]) if len(parts) >= 3 else None
+    except (TypeError, ValueError):
+        return None
+
+
+def jats_to_text(abstract):
+    """A JATS abstract (<jats:p>, <jats:sc>…) as plain paragraphs separated by blank lines."""
+    if not abstract:
+        return ""
+    text = re.sub(r"</?jats:title[^>]*>.*?</jats:title>", "", abstract, flags=re.S)
+    text = re.sub(r"</(?:jats:)?p\s*>", "\n\n", text)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    paragraphs = [" ".join(p.split()) for p in text.split("\n\n")]
+    text = "\n\n".join(p for p in paragraphs if p)
+    # Inline tags leave a space before punctuation and possessives: "Mooncake ’s" → "Mooncake’s".
+    return re.sub(r"\s+([,.;:)]|['’]s\b)", r"\1", text)
+
+
+def _venue_short_name(short, name):
+    """ "SOSP '24" → "SOSP"; "ACM Transactions on Storage" → "ACM ToS"; else as given."""
+    if short and (match := re.match(r"^([A-Za-z][\w/&+-]*)\s*['’]?\s*\d{2,4}$", short)):
+        return match[1]
+    match = re.match(r"^(ACM|IEEE|IEEE/ACM)\s+Transactions\s+on\s+(.+)$", name or "")
+    if match:
+        words = [w for w in re.split(r"[\s,]+", match[2]) if w and w[0].isupper()]
+        initials = "".join(w[0] for w in words)
+        return f"{match[1]} {'To' + initials if len(words) == 1 else 'T' + initials}"
+    return short or name
+
+
+# ---------------------------------------------------------------- reading: BibTeX
+
+
+def read_bibtex(text, label="BibTeX file"):
+    """Records from a BibTeX file; LaTeX decoded to Unicode, names split into given/family."""
+    library = bibtexparser.parse_string(
+        text,
+        append_middleware=[
+            middlewares.LatexDecodingMiddleware(),
+            middlewares.MonthIntMiddleware(True),
+            middlewares.SeparateCoAuthors(),
+            middlewares.SplitNameParts(),
+        ],
+    )
+    records = []
+    for block in library.failed_blocks:
+        start = getattr(block, "start_line", None)
+        where = f"line {start + 1}" if start is not None else "an entry"
+        records.append(
+            Record(
+                label=f"{label}, {where}",
+                problems=[f"cannot be parsed as BibTeX ({type(block).__name__})"],
+            )
+        )
+    seen = {}
+    for entry in library.entries:
+        record = bibtex_record(entry, label)
+        if entry.key in seen:
+            record.problems.append(f"the key “{entry.key}” is used twice in this file")
+        seen[entry.key] = True
+        records.append(record)
+    if not records:
+        raise ImportProblem(f"{label} holds no BibTeX entries.")
+    return records
+
+
+def bibtex_record(entry, label):
+    fields = {key.lower(): value for key, value in entry.fields_dict.items()}
+
+    def value(name):
+        raw = fields[name].value if name in fields else ""
+        return _squash(str(raw).replace("{", "").replace("}", "")) if raw is not None else ""
+
+    record = Record(label=f"{label}, entry “{entry.key}”")
+    entry_type = entry.entry_type.lower()
+    if entry_type not in BIBTEX_KINDS:
+        record.problems.append(f"unknown entry type @{entry.entry_type}")
+    record.kind = BIBTEX_KINDS.get(entry_type, Kind.OTHER)
+    record.title = value("title")
+    record.venue_name = value("journal") or value("booktitle") or value("howpublished")
+    record.venue_short = _venue_short_name("", record.venue_name)
+    record.volume = value("volume")
+    record.issue = value("number") if record.kind != Kind.PATENT else ""
+    record.pages = _pages(value("pages"))
+    record.publisher = value("publisher")
+    record.abstract = value("abstract")
+    record.url = value("url")
+    if value("doi"):
+        record.doi = _clean_doi(value("doi"))
+        if not record.doi:
+            record.problems.append(f"invalid DOI “{value('doi')}”")
+    eprint = value("eprint")
+    is_arxiv = value("archiveprefix").lower() in ("arxiv", "")
+    if eprint and is_arxiv and re.match(r"^\d{4}\.\d{4,5}", eprint):
+        record.arxiv_id = eprint
+    if record.kind == Kind.OTHER and record.arxiv_id:
+        record.kind, record.status = Kind.PREPRINT, Publication.Status.PREPRINT
+    record.date = _bibtex_date(value("year"), fields.get("month"), value("date"), record)
+    authors = fields["author"].value if "author" in fields else []
+    for name in authors if isinstance(authors, list) else []:
+        if str(name).strip().lower() == "others":
+            record.authors.append(AuthorRecord(is_unlisted=True))
+            continue
+        parts = name if hasattr(name, "last") else None
+        given = " ".join(parts.first) if parts else ""
+        family = " ".join([*parts.von, *parts.last]) if parts else str(name)
+        record.authors.append(
+            AuthorRecord(given=_squash(given.replace("{", "").replace("}", "")),
+                         family=_squash(family.replace("{", "").replace("}", "")))
+        )  # fmt: skip
+    _check(record)
+    return record
+
+
+def _bibtex_date(year, month_field, date_text, record):
+    if date_text:
+        try:
+            return PartialDate.parse(date_text[:10])
+        except ValueError:
+            pass
+    if not year:
+        return None
+    month = month_field.value if month_field is not None else None
+    try:
+        return PartialDate(int(year), int(month) if isinstance(month, int) else None)
+    except (TypeError, ValueError):
+        record.problems.append(f"unreadable date: year “{year}”")
+        return None
+
+
+# ---------------------------------------------------------------- reading: DOIs and ORCID
+
+
+class HttpClient:
+    """Fetches JSON over HTTPS. Tests pass a stand-in with the same `get_json`."""
+
+    timeout = 20
+
+    def get_json(self, url, headers=None):
+        import urllib.error
+        import urllib.request
+
+        request = urllib.request.Request(
+            url, headers={"Accept": "application/json", "User-Agent": "labsite", **(headers or {})}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as error:
+            raise ImportProblem(f"{url} answered {error.code} {error.reason}") from None
+        except (urllib.error.URLError, TimeoutError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise ImportProblem(f"could not reach {url.split('/')[2]}: {reason}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ImportProblem(f"{url} did not answer with JSON") from None
+
+
+def fetch_doi(doi, client):
+    """The Crossref record of one DOI; a bad DOI or a network failure is a per-DOI problem."""
+    try:
+        doi = normalize_doi(doi)
+    except ValidationError as error:
+        return Record(label=f"DOI {doi}", problems=[error.messages[0]])
+    try:
+        data = client.get_json(CROSSREF_WORKS + doi)
+    except ImportProblem as problem:
+        return Record(label=f"DOI {doi}", doi=doi, problems=[str(problem)])
+    message = data.get("message") if isinstance(data, dict) else None
+    if not isinstance(message, dict):
+        return Record(label=f"DOI {doi}", doi=doi, problems=["Crossref's answer has no record"])
+    return crossref_record(message, f"DOI {doi}")
+
+
+def read_orcid_works(person, client):
+    """Records for a person's public ORCID works. Works with a DOI are completed from Crossref;
+    the others carry only the person, between markers for the authors ORCID does not list."""
+    if not person.orcid:
+        raise ImportProblem(f"{person.name} has no ORCID iD on their profile.")
+    data = client.get_json(ORCID_WORKS.format(orcid=person.orcid))
+    groups = data.get("group") if isinstance(data, dict) else None
+    if not isinstance(groups, list):
+        raise ImportProblem(f"ORCID's answer for {person.orcid} has no works list.")
+    records = []
+    for group in groups:
+        summaries = group.get("work-summary") or []
+        if not summaries:
+            continue
+        summary = summaries[0]
+        ids = {
+            e.get("external-id-type", "").lower(): e.get("external-id-value", "")
+            for e in ((summary.get("external-ids") or {}).get("external-id") or [])
+        }
+        if ids.get("doi") and _clean_doi(ids["doi"]):
+            records.append(fetch_doi(ids["doi"], client))
+            continue
+        title = ((summary.get("title") or {}).get("title") or {}).get("value", "")
+        label = f"ORCID work “{title[:60]}”" if title else f"ORCID work {summary.get('put-code')}"
+        record = Record(
+            label=label,
+            title=_squash(title),
+            kind=ORCID_KINDS.get(summary.get("type"), Kind.OTHER),
+            venue_name=_squash((summary.get("journal-title") or {}).get("value", "")),
+            arxiv_id=ids.get("arxiv", "").removeprefix("arXiv:"),
+            authors=[
+                AuthorRecord(is_unlisted=True),
+                AuthorRecord(given=person.name.rpartition(" ")[0],
+                             family=person.name.rpartition(" ")[2], orcid=person.orcid),
+                AuthorRecord(is_unlisted=True),
+            ],
+        )  # fmt: skip
+        record.venue_short = _venue_short_name("", record.venue_name)
+        if record.kind == Kind.PREPRINT:
+            record.status = Publication.Status.PREPRINT
+        date = summary.get("publication-date") or {}
+        parts = [(date.get(k) or {}).get("value") for k in ("year", "month")]
+        parts = [int(p) for p in parts if p and str(p).isdigit()]
+        record.date = PartialDate(*parts) if parts else None
+        _check(record)
+        records.append(record)
+    return records
+
+
+# ---------------------------------------------------------------- planning
+
+
+def plan(records):
+    """Match every record against the lab and say what applying it would do. No writes."""
+    people = _PeopleIndex()
+    works = _WorkIndex()
+    plans = []
+    seen = {}
+    for record in records:
+        if record.problems:
+            plans.append(Plan(record, ERROR))
+            continue
+        key = _work_key(record)
+        if key in seen:
+            record.problems.append(f"the same work as {seen[key]} earlier in this import")
+            plans.append(Plan(record, ERROR))
+            continue
+        seen[key] = record.label
+        people.match(record)
+        existing = works.find(record)
+        if existing is None:
+            plans.append(Plan(record, NEW))
+        else:
+            changes = _changes(existing, record)
+            plans.append(Plan(record, UPDATE if changes else UNCHANGED, existing, changes))
+    return plans
+
+
+class _PeopleIndex:
+    """Lab people by ORCID and by every normalized printed form of their name (one query)."""
+
+    def __init__(self):
+        self.by_orcid = {}
+        self.by_name = {}
+        for person in Person.objects.all():
+            if person.orcid:
+                self.by_orcid[person.orcid] = person
+            for form in person.name_forms():
+                self.by_name.setdefault(form, []).append(person)
+
+    def candidates(self, author):
+        if author.orcid and author.orcid in self.by_orcid:
+            return [self.by_orcid[author.orcid]]
+        forms = {
+            normalize_name(f"{author.given} {author.family}"),
+            normalize_name(f"{author.family}, {author.given}"),
+            normalize_name(f"{author.family} {author.given}"),
+            normalize_name(f"{author.family}{author.given}"),
+        }
+        found = {p.pk: p for form in forms for p in self.by_name.get(form, [])}
+        return list(found.values())
+
+    def match(self, record):
+        for author in record.authors:
+            if author.is_unlisted:
+                continue
+            candidates = self.candidates(author)
+            author.person = candidates[0] if len(candidates) == 1 else None
+            author.candidates = candidates if len(candidates) > 1 else []
+        # Two authors of one paper cannot be the same person: flag both, guess neither.
+        linked = [a for a in record.authors if a.person and not a.orcid]
+        for author in linked:
+            twins = [b for b in record.authors if b.person == author.person and b is not author]
+            if twins:
+                author.candidates = [author.person, author.person]
+                author.person = None
+
+
+class _WorkIndex:
+    """Existing publications by DOI, arXiv id, and normalized title + year (one query)."""
+
+    def __init__(self):
+        self.by_key = {}
+        for publication in Publication.objects.all():
+            for key in _publication_keys(publication):
+                self.by_key.setdefault(key, publication)
+
+    def find(self, record):
+        for key in _record_keys(record):
+            if key in self.by_key:
+                return self.by_key[key]
+        return None
+
+
+def _title_key(title, year):
+    text = unicodedata.normalize("NFKD", title or "").casefold()
+    return ("title", re.sub(r"[\W_]+", "", text), year)
+
+
+def _publication_keys(publication):
+    keys = []
+    if publication.doi:
+        keys.append(("doi", publication.doi))
+    if publication.arxiv_id:
+        keys.append(("arxiv", publication.arxiv_id))
+    if publication.title:
+        keys.append(_title_key(publication.title, publication.year))
+    return keys
+
+
+def _record_keys(record):
+    keys = []
+    if record.doi:
+        keys.append(("doi", record.doi))
+    if record.arxiv_id:
+        keys.append(("arxiv", record.arxiv_id))
+    keys.append(_title_key(record.title, record.date.year if record.date else None))
+    return keys
+
+
+def _work_key(record):
+    return _record_keys(record)[0]
+
+
+def _changes(publication, record):
+    changed = []
+    for name, value in record.source_values().items():
+        if name == "date":
+            if (publication.date.isoformat() if publication.date else None) != (
+                value.isoformat() if value else None
+            ):
+                changed.append(name)
+        elif (getattr(publication, name) or None) != (value or None):
+            changed.append(name)
+    if publication.venue_id is None and (record.venue_name or record.venue_short):
+        changed.append("venue")
+    stored = [
+        (a.given_name, a.family_name, a.orcid, a.affiliation, a.is_unlisted)
+        for a in publication.authorships.all()
+    ]
+    incoming = [(a.given, a.family, a.orcid, a.affiliation, a.is_unlisted) for a in record.authors]
+    if stored != incoming:
+        changed.append("authors")
+    return changed
+
+
+# ---------------------------------------------------------------- applying
+
+
+@dataclass
+class Summary:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    failed: int = 0
+    written: bool = False
+
+    def __str__(self):
+        return (
+            f"{self.created} created, {self.updated} updated, "
+            f"{self.unchanged} unchanged, {self.failed} failed"
+        )
+
+
+def apply(plans, *, skip_invalid=False):
+    """Write the plans in one transaction. With any error plan and not `skip_invalid`,
+    nothing is written. Returns a Summary."""
+    summary = Summary(failed=sum(p.action == ERROR for p in plans))
+    if summary.failed and not skip_invalid:
+        return summary
+    venues = _VenueCache()
+    with transaction.atomic():
+        for item in plans:
+            if item.action == NEW:
+                item.publication = _create(item.record, venues)
+                summary.created += 1
+            elif item.action == UPDATE:
+                _update(item.publication, item.record, venues)
+                summary.updated += 1
+            elif item.action == UNCHANGED:
+                summary.unchanged += 1
+    summary.written = True
+    return summary
+
+
+class _VenueCache:
+    """Venues matched by ISSN, short name or full name, created when missing."""
+
+    def __init__(self):
+        self.venues = list(Venue.objects.all())
+
+    def get(self, record):
+        if not (record.venue_name or record.venue_short):
+            return None
+        for venue in self.venues:
+            if record.issns and set(record.issns) & set(venue.issns()):
+                return venue
+        for venue in self.venues:
+            if record.venue_short and venue.short_name.casefold() == record.venue_short.casefold():
+                return venue
+            if record.venue_name and venue.name.casefold() == record.venue_name.casefold():
+                return venue
+        venue = Venue.objects.create(
+            short_name=(record.venue_short or record.venue_name)[:60],
+            name=record.venue_name,
+            kind=VENUE_KINDS.get(record.kind, Venue.Kind.OTHER),
+            publisher=record.publisher,
+            issn=", ".join(record.issns),
+        )
+        self.venues.append(venue)
+        return venue
+
+
+def _create(record, venues):
+    publication = Publication(venue=venues.get(record), **record.source_values())
+    if record.arxiv_id:
+        publication.arxiv_id = record.arxiv_id
+    if record.url and record.url.lower().endswith(".pdf"):
+        publication.pdf_url = record.url
+    publication.save()
+    Authorship.objects.bulk_create(
+        _authorship(publication, position, author)
+        for position, author in enumerate(record.authors, start=1)
+    )
+    return publication
+
+
+def _update(publication, record, venues):
+    for name, value in record.source_values().items():
+        if value not in (None, "") or name in ("citation_count", "citations_read_on"):
+            setattr(publication, name, value)
+    if publication.venue_id is None:
+        publication.venue = venues.get(record)
+    if record.arxiv_id and not publication.arxiv_id:
+        publication.arxiv_id = record.arxiv_id
+    publication.save()
+    existing = list(publication.authorships.all())
+    kept = []
+    for position, author in enumerate(record.authors, start=1):
+        match = _matching_authorship(existing, author, position)
+        if match is not None:
+            existing.remove(match)
+            kept.append((match, position, author))
+    # Authors no longer in the source go; the others take the source's order and names but
+    # keep the person link and role flags an admin set on them.
+    Authorship.objects.filter(pk__in=[a.pk for a in existing]).delete()
+    publication.park_authorships()
+    for row, position, author in kept:
+        row.position = position
+        row.given_name, row.family_name = author.given, author.family
+        row.orcid = author.orcid or row.orcid
+        row.affiliation = author.affiliation or row.affiliation
+        row.is_unlisted = author.is_unlisted
+        if row.person_id is None and author.person is not None:
+            row.person = author.person
+        row.save()
+    taken = {position for _, position, _ in kept}
+    Authorship.objects.bulk_create(
+        _authorship(publication, position, author)
+        for position, author in enumerate(record.authors, start=1)
+        if position not in taken
+    )
+
+
+def _matching_authorship(existing, author, position):
+    if author.is_unlisted:
+        return next((a for a in existing if a.is_unlisted and a.position == position), None)
+    if author.orcid:
+        hit = next((a for a in existing if a.orcid == author.orcid), None)
+        if hit:
+            return hit
+    name = normalize_name(f"{author.given} {author.family}")
+    same_name = [a for a in existing if normalize_name(a.full_name) == name]
+    if len(same_name) == 1:
+        return same_name[0]
+    return next((a for a in same_name if a.position == position), None)
+
+
+def _authorship(publication, position, author):
+    return Authorship(
+        publication=publication,
+        position=position,
+        given_name=author.given[:100],
+        family_name=author.family[:100],
+        orcid=author.orcid,
+        affiliation=author.affiliation[:300],
+        person=author.person,
+        is_unlisted=author.is_unlisted,
+    )
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _check(record):
+    if not record.title:
+        record.problems.append("it has no title")
+    if not any(not a.is_unlisted for a in record.authors):
+        record.problems.append("it lists no authors")
+
+
+def _first(value):
+    if isinstance(value, list):
+        return str(value[0]) if value else ""
+    return str(value or "")
+
+
+def _squash(text):
+    return " ".join(str(text or "").split())
+
+
+def _pages(text):
+    return re.sub(r"\s*[-–—]+\s*", "–", text.strip())
+
+
+def _clean_doi(value):
+    try:
+        return normalize_doi(value)
+    except ValidationError:
+        return ""
+
+
+def _clean_orcid(value):
+    try:
+        return normalize_orcid(value) if value else ""
+    except ValidationError:
+        return ""

@@ -1,0 +1,439 @@
+"""Publications, the venues they appear in, and their ordered authorships with roles."""
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.text import slugify
+
+from labsite.identifiers import OrcidField, normalize_doi
+from labsite.partial_dates import PartialDateField
+from people.models import Person
+
+_ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+class Venue(models.Model):
+    class Kind(models.TextChoices):
+        CONFERENCE = "conference", "Conference"
+        JOURNAL = "journal", "Journal"
+        WORKSHOP = "workshop", "Workshop"
+        PREPRINT = "preprint", "Preprint server"
+        BOOK = "book", "Book or series"
+        PATENT_OFFICE = "patent-office", "Patent office"
+        OTHER = "other", "Other"
+
+    short_name = models.CharField(
+        max_length=60,
+        unique=True,
+        help_text="As lists print it, e.g. “SOSP”, “ACM ToS”, “FAISys Workshop”.",
+    )
+    name = models.CharField(
+        "full name", max_length=300, blank=True, help_text="e.g. “ACM Transactions on Storage”."
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CONFERENCE)
+    publisher = models.CharField(max_length=200, blank=True)
+    issn = models.CharField(
+        "ISSN",
+        max_length=100,
+        blank=True,
+        help_text="Comma-separated print and electronic ISSNs; used to match imported papers.",
+    )
+    url = models.URLField("URL", max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["short_name"]
+
+    def __str__(self):
+        return self.short_name
+
+    @property
+    def full_name(self):
+        return self.name or self.short_name
+
+    @property
+    def is_journal(self):
+        return self.kind == self.Kind.JOURNAL
+
+    def issns(self):
+        return [i.strip() for i in self.issn.split(",") if i.strip()]
+
+
+ROLES = {"first": "First author", "co-first": "Co-first", "corresponding": "Corresponding"}
+ROLE_CONDITIONS = {
+    "first": Q(authorships__position=1, authorships__is_equal_contribution=False),
+    "co-first": Q(authorships__is_equal_contribution=True),
+    "corresponding": Q(authorships__is_corresponding=True),
+}
+
+
+class PublicationQuerySet(models.QuerySet):
+    def public(self):
+        """Publications shown on the site: every status but drafts hidden by the admin."""
+        return self.filter(is_published=True)
+
+    def for_person(self, person):
+        """Publications the person is an author of (by their person link, not printed name)."""
+        return self.filter(authorships__person=person).distinct()
+
+    def with_authors(self):
+        """Venue and the ordered authors with their people, in three queries in all."""
+        return self.select_related("venue").prefetch_related(
+            models.Prefetch("authorships", queryset=Authorship.objects.select_related("person"))
+        )
+
+    def in_year(self, year):
+        return self.filter(date__startswith=f"{int(year):04d}")
+
+    def with_role(self, role, person=None):
+        """Publications where `person` (else any lab member) holds `role`: one of ROLES."""
+        holder = Q(authorships__person=person) if person else Q(authorships__person__isnull=False)
+        return self.filter(holder & ROLE_CONDITIONS[role]).distinct()
+
+    def search(self, text):
+        """Title, DOI, venue or any author name containing `text`."""
+        match = Q()
+        for word in text.split():
+            match &= (
+                Q(title__icontains=word)
+                | Q(doi__icontains=word)
+                | Q(venue__short_name__icontains=word)
+                | Q(venue__name__icontains=word)
+                | Q(authorships__family_name__icontains=word)
+                | Q(authorships__given_name__icontains=word)
+                | Q(authorships__person__name__icontains=word)
+                | Q(authorships__person__native_name__icontains=word)
+            )
+        return self.filter(match).distinct()
+
+
+class Publication(models.Model):
+    class Kind(models.TextChoices):
+        CONFERENCE = "conference", "Conference paper"
+        JOURNAL = "journal", "Journal article"
+        WORKSHOP = "workshop", "Workshop paper"
+        PREPRINT = "preprint", "Preprint"
+        POSTER = "poster", "Poster"
+        DEMO = "demo", "Demo"
+        THESIS = "thesis", "Thesis"
+        CHAPTER = "chapter", "Book chapter"
+        BOOK = "book", "Book"
+        REPORT = "report", "Technical report"
+        PATENT = "patent", "Patent"
+        OTHER = "other", "Other"
+
+    class Status(models.TextChoices):
+        PUBLISHED = "published", "Published"
+        ACCEPTED = "accepted", "Accepted"
+        PREPRINT = "preprint", "Preprint"
+
+    title = models.CharField(
+        max_length=500, blank=True, help_text="May be left empty only for a patent."
+    )
+    slug = models.SlugField(
+        max_length=120,
+        unique=True,
+        blank=True,
+        help_text="The page address /publications/<slug>/. Leave empty to make one from the title.",
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CONFERENCE)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PUBLISHED)
+    venue = models.ForeignKey(
+        Venue,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="publications",
+    )
+    date = PartialDateField(
+        null=True,
+        blank=True,
+        help_text="Publication date: YYYY or YYYY-MM (YYYY-MM-DD also works).",
+    )
+    volume = models.CharField(max_length=40, blank=True)
+    issue = models.CharField(max_length=40, blank=True)
+    pages = models.CharField(max_length=40, blank=True, help_text="e.g. “1–38” or “e1234”.")
+    publisher = models.CharField(
+        max_length=200, blank=True, help_text="Only if it differs from the venue's publisher."
+    )
+    doi = models.CharField(
+        "DOI",
+        max_length=200,
+        blank=True,
+        help_text="e.g. 10.1145/3773772 (a https://doi.org/ link is accepted and shortened).",
+    )
+    arxiv_id = models.CharField("arXiv id", max_length=40, blank=True, help_text="e.g. 2407.00079.")
+    pdf_file = models.FileField(
+        "PDF file",
+        upload_to="publications/pdf/",
+        blank=True,
+        help_text="A PDF hosted here; search engines are pointed to it.",
+    )
+    pdf_url = models.URLField("PDF link", max_length=500, blank=True)
+    code_url = models.URLField("code", max_length=500, blank=True)
+    slides_url = models.URLField("slides", max_length=500, blank=True)
+    video_url = models.URLField("video", max_length=500, blank=True)
+    project_url = models.URLField("project page", max_length=500, blank=True)
+    other_url = models.URLField("other link", max_length=500, blank=True)
+    other_label = models.CharField(
+        "other link label", max_length=40, blank=True, help_text="e.g. “Poster”, “Blog”."
+    )
+    abstract = models.TextField(blank=True, help_text="Markdown; shown on the paper's page.")
+    citation_count = models.PositiveIntegerField(null=True, blank=True)
+    citations_read_on = models.DateField(
+        "citations read on", null=True, blank=True, help_text="When the count was read."
+    )
+    citations_source = models.CharField(
+        max_length=60, blank=True, help_text="Where the count was read, e.g. “Crossref”."
+    )
+    is_selected = models.BooleanField(
+        "selected", default=False, help_text="Shown on the home page and the “Selected” list."
+    )
+    award = models.CharField(
+        "award note", max_length=200, blank=True, help_text="e.g. “Best Paper”."
+    )
+    patent_number = models.CharField(max_length=60, blank=True, help_text="e.g. “10,613,992”.")
+    patent_jurisdiction = models.CharField(
+        max_length=20, blank=True, help_text="Country or office code, e.g. “US”, “CN”, “EP”."
+    )
+    bibtex_key = models.CharField(
+        "BibTeX key",
+        max_length=100,
+        blank=True,
+        help_text="Leave empty to make one from the first author, year and title.",
+    )
+    is_published = models.BooleanField(
+        "shown on the site", default=True, help_text="Untick to keep a draft out of every list."
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = PublicationQuerySet.as_manager()
+
+    class Meta:
+        ordering = [models.F("date").desc(nulls_last=True), "title"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["doi"],
+                condition=~Q(doi=""),
+                name="publication_doi_unique_when_set",
+                violation_error_message="A publication with this DOI already exists.",
+            ),
+            models.CheckConstraint(
+                condition=~Q(title="") | (Q(kind="patent") & ~Q(patent_number="")),
+                name="publication_has_title_or_patent_number",
+            ),
+            models.CheckConstraint(
+                condition=Q(citation_count__isnull=True) | Q(citations_read_on__isnull=False),
+                name="publication_citations_have_read_date",
+            ),
+        ]
+        indexes = [
+            # /publications/ and profiles list newest first; the year filter is a prefix match
+            models.Index(fields=["is_published", "date"], name="publication_public_date"),
+        ]
+
+    def __str__(self):
+        return self.display_title
+
+    def save(self, *args, **kwargs):
+        self.doi = normalize_doi(self.doi) if self.doi else ""
+        if not self.slug:
+            self.slug = self._unique_slug()
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("publications:detail", kwargs={"slug": self.slug})
+
+    def clean(self):
+        errors = {}
+        if not self.title and not (self.kind == self.Kind.PATENT and self.patent_number):
+            errors["title"] = "Give the title (only a patent with a number may go without)."
+        if self.doi:
+            try:
+                self.doi = normalize_doi(self.doi)
+            except ValidationError as error:
+                errors["doi"] = error
+            else:
+                other = Publication.objects.filter(doi=self.doi).exclude(pk=self.pk).first()
+                if other:
+                    errors["doi"] = f"This DOI already belongs to “{other.display_title}”."
+        if self.arxiv_id:
+            match = _ARXIV.match(self.arxiv_id.strip().removeprefix("https://arxiv.org/abs/"))
+            if match:
+                self.arxiv_id = match[1]
+            else:
+                errors["arxiv_id"] = "Enter an arXiv id such as 2407.00079."
+        if self.citation_count is not None and not self.citations_read_on:
+            errors["citations_read_on"] = "Say when the citation count was read."
+        if errors:
+            raise ValidationError(errors)
+
+    def _unique_slug(self):
+        words = slugify(self.display_title).split("-")
+        base = "-".join(words[:8]).strip("-")[:90] or self.kind
+        if self.date:
+            base = f"{base}-{self.date.year}"
+        slug, n = base, 1
+        while Publication.objects.filter(slug=slug).exclude(pk=self.pk).exists():
+            n += 1
+            slug = f"{base}-{n}"
+        return slug
+
+    def park_authorships(self):
+        """Move every author row above the real positions, so rows can then be renumbered in
+        any order without two sharing a position half-way (one UPDATE query)."""
+        self.authorships.update(position=models.F("position") + 10_000)
+
+    @property
+    def display_title(self):
+        if self.title:
+            return self.title
+        return f"{self.patent_jurisdiction} Patent {self.patent_number}".strip()
+
+    @property
+    def year(self):
+        return self.date.year if self.date else None
+
+    @property
+    def venue_label(self):
+        """ "EuroSys 2026", "OSDI 2018 (Poster)", "arXiv 2026": the short form lists print."""
+        parts = [self.venue.short_name if self.venue else ""]
+        if self.year:
+            parts.append(str(self.year))
+        label = " ".join(p for p in parts if p)
+        if self.kind in (self.Kind.POSTER, self.Kind.DEMO):
+            label = f"{label} ({self.get_kind_display()})"
+        return label
+
+    @property
+    def first_page(self):
+        return re.split(r"\s*[-–—]+\s*", self.pages)[0] if self.pages else ""
+
+    @property
+    def last_page(self):
+        parts = re.split(r"\s*[-–—]+\s*", self.pages) if self.pages else []
+        return parts[1] if len(parts) > 1 else ""
+
+    @property
+    def doi_url(self):
+        return f"https://doi.org/{self.doi}" if self.doi else ""
+
+    @property
+    def arxiv_url(self):
+        return f"https://arxiv.org/abs/{self.arxiv_id}" if self.arxiv_id else ""
+
+    def links(self):
+        """(label, url) pairs for the buttons under a paper, in a fixed order."""
+        pdf = self.pdf_file.url if self.pdf_file else self.pdf_url
+        candidates = [
+            ("PDF", pdf),
+            ("Code", self.code_url),
+            ("arXiv", self.arxiv_url),
+            ("DOI", self.doi_url),
+            ("Slides", self.slides_url),
+            ("Video", self.video_url),
+            ("Project", self.project_url),
+            (self.other_label or "Link", self.other_url),
+        ]
+        return [(label, url) for label, url in candidates if url]
+
+
+class Authorship(models.Model):
+    """One entry of a publication's ordered author list."""
+
+    publication = models.ForeignKey(
+        Publication, on_delete=models.CASCADE, related_name="authorships"
+    )
+    position = models.PositiveSmallIntegerField(help_text="1 for the first author.")
+    given_name = models.CharField(
+        max_length=100, blank=True, help_text="As printed: “Teng”, or just “T”."
+    )
+    family_name = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="As printed: “Ma”. For a group author, put its whole name here.",
+    )
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="authorships",
+        help_text="The lab member this author is, if any. Highlighting and badges follow "
+        "this link, never the printed name.",
+    )
+    orcid = OrcidField("ORCID iD", blank=True)
+    affiliation = models.CharField(max_length=300, blank=True)
+    is_equal_contribution = models.BooleanField(
+        "co-first", default=False, help_text="Equal contribution (co-first author)."
+    )
+    is_corresponding = models.BooleanField("corresponding", default=False)
+    is_unlisted = models.BooleanField(
+        "unlisted authors",
+        default=False,
+        help_text="This row stands for authors not recorded here; it prints as “…” "
+        "(“et al.” at the end). Leave the names empty.",
+    )
+
+    class Meta:
+        ordering = ["publication", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["publication", "position"], name="authorship_position_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(is_unlisted=True) | ~Q(family_name=""),
+                name="authorship_has_family_name",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_unlisted=False)
+                | Q(
+                    person__isnull=True,
+                    given_name="",
+                    family_name="",
+                    is_equal_contribution=False,
+                    is_corresponding=False,
+                ),
+                name="authorship_unlisted_row_is_bare",
+            ),
+        ]
+        indexes = [
+            # a person's publications: the profile and the member filter
+            models.Index(fields=["person", "publication"], name="authorship_person_pub"),
+        ]
+
+    def __str__(self):
+        return "…" if self.is_unlisted else self.full_name
+
+    def clean(self):
+        if self.is_unlisted:
+            if self.given_name or self.family_name or self.person_id:
+                raise ValidationError("An “unlisted authors” row has no name and no person.")
+            if self.is_equal_contribution or self.is_corresponding:
+                raise ValidationError("An “unlisted authors” row cannot carry a role.")
+        elif not self.family_name:
+            raise ValidationError({"family_name": "Give at least the family name."})
+
+    @property
+    def is_cjk(self):
+        return bool(_CJK.search(self.given_name + self.family_name))
+
+    @property
+    def full_name(self):
+        if self.is_cjk:
+            return f"{self.family_name}{self.given_name}"
+        return f"{self.given_name} {self.family_name}".strip()
+
+    @property
+    def short_name(self):
+        """Initials and family name, as the seeds print them: “T Ma”, “JH Kim”."""
+        if self.is_cjk or not self.given_name:
+            return self.full_name
+        initials = "".join(
+            part[0].upper() for part in re.split(r"[\s\-.]+", self.given_name) if part
+        )
+        return f"{initials} {self.family_name}"

@@ -1,0 +1,238 @@
+"""Public publication pages: the lab's list with filters, a paper's page, exports, the feed."""
+
+import json
+
+from django import forms
+from django.contrib.syndication.views import Feed
+from django.db.models.functions import Substr
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.generic import DetailView, ListView
+
+from labsite.models import LabSettings
+from people.models import Person
+from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
+from publications.exports import CONTENT_TYPES, WRITERS, to_bibtex
+from publications.models import ROLES, Publication, Venue
+
+
+class PublicationFilter(forms.Form):
+    """The list's filters; exports of a filtered list take the same parameters."""
+
+    q = forms.CharField(required=False, label="Search", max_length=200)
+    year = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *Publication.Kind.choices])
+    venue = forms.ModelChoiceField(
+        required=False,
+        queryset=Venue.objects.all(),
+        to_field_name="short_name",
+        empty_label="Any venue",
+    )
+    member = forms.ModelChoiceField(
+        required=False,
+        queryset=Person.objects.published(),
+        to_field_name="slug",
+        empty_label="Any member",
+    )
+    role = forms.ChoiceField(required=False, choices=[("", "Any role"), *ROLES.items()])
+    selected = forms.BooleanField(required=False, label="Selected only")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        years = (
+            Publication.objects.public()
+            .exclude(date=None)
+            .annotate(y=Substr("date", 1, 4))
+            .order_by("-y")
+            .values_list("y", flat=True)
+            .distinct()
+        )
+        self.fields["year"].choices = [("", "Any year"), *((int(y), y) for y in years)]
+
+    def apply(self, publications):
+        """Narrow `publications` by every filter that is valid; invalid ones show an error."""
+        self.is_valid()
+        data = {k: v for k, v in self.cleaned_data.items() if v not in (None, "", False)}
+        if "q" in data:
+            publications = publications.search(data["q"])
+        if "year" in data:
+            publications = publications.in_year(data["year"])
+        if "kind" in data:
+            publications = publications.filter(kind=data["kind"])
+        if "venue" in data:
+            publications = publications.filter(venue=data["venue"])
+        if "role" in data:
+            publications = publications.with_role(data["role"], data.get("member"))
+        elif "member" in data:
+            publications = publications.for_person(data["member"])
+        if "selected" in data:
+            publications = publications.filter(is_selected=True)
+        return publications
+
+    @property
+    def chosen_member(self):
+        """The member the list is narrowed to, whose authorship the list highlights."""
+        return self.cleaned_data.get("member") if hasattr(self, "cleaned_data") else None
+
+
+def filtered_publications(params):
+    """The lab's public publications narrowed by request parameters, and the filter form."""
+    form = PublicationFilter(params)
+    return form.apply(Publication.objects.public()).with_authors(), form
+
+
+class PublicationListView(ListView):
+    """The lab's publications, newest first, filterable and paginated."""
+
+    template_name = "publications/list.html"
+    paginate_by = 50
+
+    def get_queryset(self):
+        publications, self.filter_form = filtered_publications(self.request.GET)
+        return publications
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        member = self.filter_form.chosen_member
+        entries = [(p, author_list(p, LIST, person=member)) for p in context["object_list"]]
+        params = self.request.GET.copy()
+        params.pop("page", None)
+        context.update(
+            entries=entries,
+            legend=merge_legends(authors for _, authors in entries),
+            filter_form=self.filter_form,
+            query_string=params.urlencode(),
+            is_filtered=bool(params),
+        )
+        return context
+
+
+class PublicationDetailView(DetailView):
+    """A paper's page: full author list, abstract, links, a Cite block, and metadata."""
+
+    template_name = "publications/detail.html"
+    context_object_name = "publication"
+
+    def get_queryset(self):
+        return Publication.objects.public().with_authors()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        publication = self.object
+        authors = author_list(publication, DETAIL)
+        context.update(
+            authors=authors,
+            bibtex=to_bibtex([publication]),
+            json_ld=mark_safe(json_ld(_scholarly_article(self.request, publication, authors))),
+            pdf_url=self.request.build_absolute_uri(publication.pdf_file.url)
+            if publication.pdf_file
+            else "",
+        )
+        return context
+
+
+def publication_by_id(request, pk):
+    """/publications/<id>/ redirects to the paper's permanent slug address."""
+    return redirect(get_object_or_404(Publication.objects.public(), pk=pk), permanent=True)
+
+
+def _scholarly_article(request, publication, authors):
+    """schema.org ScholarlyArticle for search engines; authors carry their ORCID as @id."""
+    data = {
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "headline": publication.display_title[:110],
+        "name": publication.display_title,
+        "url": request.build_absolute_uri(publication.get_absolute_url()),
+        "author": [
+            {
+                "@type": "Person",
+                "name": f"{n.given} {n.family}".strip(),
+                **({"@id": f"https://orcid.org/{n.orcid}"} if n.orcid else {}),
+                **({"url": request.build_absolute_uri(n.url)} if n.url else {}),
+            }
+            for n in authors.authors()
+        ],
+    }
+    if publication.date:
+        data["datePublished"] = publication.date.isoformat()
+    if publication.venue:
+        data["isPartOf"] = {
+            "@type": "Periodical" if publication.venue.is_journal else "PublicationEvent",
+            "name": publication.venue.full_name,
+        }
+    if publication.doi:
+        data["sameAs"] = publication.doi_url
+        data["identifier"] = {
+            "@type": "PropertyValue",
+            "propertyID": "DOI",
+            "value": publication.doi,
+        }
+    if publication.abstract:
+        data["abstract"] = publication.abstract
+    return data
+
+
+def _export_response(publications, fmt, filename):
+    if fmt not in WRITERS:
+        raise Http404("Unknown export format")
+    response = HttpResponse(WRITERS[fmt](publications), content_type=CONTENT_TYPES[fmt])
+    response["Content-Disposition"] = f'inline; filename="{filename}.{fmt}"'
+    return response
+
+
+def export_list(request, fmt):
+    """The lab's list, with the same filters as the page, as BibTeX, RIS or CSL-JSON."""
+    publications, _ = filtered_publications(request.GET)
+    return _export_response(publications, fmt, "publications")
+
+
+def export_one(request, slug, fmt):
+    publication = get_object_or_404(Publication.objects.public().with_authors(), slug=slug)
+    return _export_response([publication], fmt, slug)
+
+
+def export_person(request, slug, fmt):
+    """Everything a member authored, as BibTeX, RIS or CSL-JSON."""
+    person = get_object_or_404(Person.objects.published(), slug=slug)
+    publications = Publication.objects.public().for_person(person).with_authors()
+    return _export_response(publications, fmt, slug)
+
+
+class LatestPublicationsFeed(Feed):
+    """The newest publications, for feed readers; authors as the one renderer prints them."""
+
+    def title(self):
+        return f"{LabSettings.load().name}: publications"
+
+    def link(self):
+        return reverse("publications:list")
+
+    def description(self):
+        return f"New publications from {LabSettings.load().name}."
+
+    def items(self):
+        return Publication.objects.public().with_authors().order_by("-created")[:30]
+
+    def item_title(self, publication):
+        return publication.display_title
+
+    def item_description(self, publication):
+        authors = author_list(publication, FEED)
+        return f"{authors.plain()}. {publication.venue_label}."
+
+    def item_pubdate(self, publication):
+        return publication.created
+
+
+def json_ld(data):
+    """Serialize for a <script type="application/ld+json"> block; <, > and & are escaped so
+    no value can close the script element."""
+    return (
+        json.dumps(data, ensure_ascii=False)
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
