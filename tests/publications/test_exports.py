@@ -97,10 +97,7 @@ def test_ris_export_lists_each_author_and_the_journal(client, papers):
         "AU  - Zürich, Jürgen",
     ]
     assert "T2  - ACM Transactions on Storage" in lines
-    assert ("SP  - 1", "EP  - 38") == (
-        lines[lines.index("SP  - 1")],
-        lines[lines.index("EP  - 38")],
-    )
+    assert "SP  - 1" in lines and "EP  - 38" in lines
     assert "DO  - 10.1145/3773772" in lines
     assert "DA  - 2026/08//" in lines
     assert lines[-1] == "ER  - "
