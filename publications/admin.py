@@ -1,12 +1,20 @@
 """Admin for publications: the paper with its ordered authors inline, and venues."""
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models.functions import Substr
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 
 from people.models import Person
+from publications import importing, sources
+from publications.importing import ImportProblem
 from publications.models import Authorship, Publication, Venue
+
+IMPORT_SESSION_KEY = "publications-import"
 
 
 class AuthorshipForm(forms.ModelForm):
@@ -118,6 +126,44 @@ class MemberFilter(admin.SimpleListFilter):
         )
 
 
+class ImportForm(forms.Form):
+    dois = forms.CharField(
+        label="DOIs",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5, "cols": 60, "placeholder": "10.1145/3773772"}),
+        help_text="One per line; doi.org links work too. Each is looked up on Crossref.",
+    )
+    file = forms.FileField(
+        required=False,
+        help_text="A BibTeX (.bib) file or a Crossref JSON (.json) record, up to 5 MB.",
+    )
+    orcid_person = forms.ModelChoiceField(
+        label="ORCID works of",
+        required=False,
+        queryset=Person.objects.exclude(orcid=""),
+        help_text="Import the public works listed on this member's ORCID record.",
+    )
+
+    def clean(self):
+        data = super().clean()
+        if not (data.get("dois", "").strip() or data.get("file") or data.get("orcid_person")):
+            raise forms.ValidationError("Paste DOIs, choose a file, or pick a member's ORCID.")
+        return data
+
+    def records(self, client):
+        """Every record the form's sources hold; ImportProblem for an unreadable source."""
+        data = self.cleaned_data
+        records = sources.read_dois(data["dois"].splitlines(), client)
+        if data.get("file"):
+            upload = data["file"]
+            if upload.size > importing.MAX_FILE_BYTES:
+                raise ImportProblem(f"{upload.name} is larger than 5 MB.")
+            records += sources.read_file_text(upload.name, upload.read())
+        if data.get("orcid_person"):
+            records += importing.read_orcid_works(data["orcid_person"], client)
+        return records
+
+
 @admin.register(Publication)
 class PublicationAdmin(admin.ModelAdmin):
     list_display = ["display_title", "venue", "date", "kind", "status", "is_selected", "authors"]
@@ -159,8 +205,70 @@ class PublicationAdmin(admin.ModelAdmin):
         ("Record", {"fields": [("created", "updated")], "classes": ["collapse"]}),
     ]
 
+    change_list_template = "admin/publications/publication/change_list.html"
+    http_client = importing.HttpClient()
+
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("authorships")
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.import_view)
+        return [path("import/", view, name="publications_publication_import"), *super().get_urls()]
+
+    def import_view(self, request):
+        """Paste DOIs or upload a file → a preview of every record → confirm. Nothing is
+        written before confirm; what is written is what the preview showed."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        if request.method == "POST" and "confirm" in request.POST:
+            return self._confirm_import(request)
+        is_post = request.method == "POST"
+        form = ImportForm(request.POST, request.FILES) if is_post else ImportForm()
+        if is_post and form.is_valid():
+            try:
+                records = form.records(self.http_client)
+            except ImportProblem as problem:
+                form.add_error(None, str(problem))
+            else:
+                request.session[IMPORT_SESSION_KEY] = [r.to_json() for r in records]
+                return self._import_page(request, form=None, plans=importing.plan(records))
+        return self._import_page(request, form=form)
+
+    def _confirm_import(self, request):
+        stored = request.session.get(IMPORT_SESSION_KEY)
+        if stored is None:
+            messages.error(request, "That import preview has expired; start again.")
+            return redirect("admin:publications_publication_import")
+        plans = importing.plan([importing.Record.from_json(data) for data in stored])
+        for number, plan in enumerate(plans):
+            for index, author in enumerate(plan.record.authors):
+                choice = request.POST.get(f"author-{number}-{index}")
+                if author.candidates and choice:
+                    author.person = next(
+                        (p for p in author.candidates if str(p.pk) == choice), None
+                    )
+        summary = importing.apply(plans, skip_invalid=bool(request.POST.get("skip_invalid")))
+        if not summary.written:
+            messages.error(
+                request,
+                f"Nothing was imported: {summary.failed} record(s) have problems. Tick "
+                "“import the valid records” to import the rest.",
+            )
+            return self._import_page(request, form=None, plans=plans)
+        del request.session[IMPORT_SESSION_KEY]
+        messages.success(request, f"Import done: {summary}.")
+        return redirect(reverse("admin:publications_publication_changelist"))
+
+    def _import_page(self, request, form, plans=None):
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Import publications",
+            "form": form,
+            "plans": plans,
+            "has_errors": any(p.action == importing.ERROR for p in plans or []),
+        }
+        return TemplateResponse(request, "admin/publications/publication/import.html", context)
 
     @admin.display(description="authors")
     def authors(self, publication):

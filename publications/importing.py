@@ -15,16 +15,21 @@ written:
 """
 
 import datetime
+import functools
 import html
 import json
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass, field
 
 import bibtexparser
 from bibtexparser import middlewares
+from bibtexparser.model import DuplicateBlockKeyBlock
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
 
 from labsite.identifiers import normalize_doi, normalize_orcid
 from labsite.partial_dates import PartialDate
@@ -101,7 +106,16 @@ SOURCE_FIELDS = [
     "citations_source",
 ]
 
+_LATEX_TEXT = LatexNodes2Text()
+_LATEX_CONTEXT = get_default_latex_context_db()
+_NEEDS_LATEX_PARSER = re.compile(r"\\[^&%_#$]|\$")  # a macro, accent or math
+_SIMPLE_LATEX = [
+    ("\\&", "&"), ("\\%", "%"), ("\\_", "_"), ("\\#", "#"), ("\\$", "$"),
+    ("---", "—"), ("--", "–"), ("~", " "), ("{", ""), ("}", ""),
+]  # fmt: skip
+
 NEW, UPDATE, UNCHANGED, ERROR = "new", "update", "unchanged", "error"
+ACTIONS = (NEW, UPDATE, UNCHANGED, ERROR)
 
 
 class ImportProblem(Exception):
@@ -116,7 +130,7 @@ class AuthorRecord:
     affiliation: str = ""
     is_unlisted: bool = False
     person: Person | None = None
-    candidates: list = field(default_factory=list)  # lab people it could be, when ambiguous
+    candidates: list = field(default_factory=list)  # lab people it may be, when not certain
 
     @property
     def display(self):
@@ -124,7 +138,7 @@ class AuthorRecord:
 
     @property
     def is_ambiguous(self):
-        return len(self.candidates) > 1
+        return bool(self.candidates)
 
 
 @dataclass
@@ -150,6 +164,27 @@ class Record:
     citations_source: str = ""
     authors: list = field(default_factory=list)
     problems: list = field(default_factory=list)
+
+    def to_json(self):
+        """A plain dict that survives the session between preview and confirm."""
+        data = {k: v for k, v in vars(self).items() if k not in ("authors", "date")}
+        data["date"] = self.date.isoformat() if self.date else None
+        if self.citations_read_on:
+            data["citations_read_on"] = self.citations_read_on.isoformat()
+        data["authors"] = [
+            {k: getattr(a, k) for k in ("given", "family", "orcid", "affiliation", "is_unlisted")}
+            for a in self.authors
+        ]
+        return data
+
+    @classmethod
+    def from_json(cls, data):
+        data = dict(data)
+        data["date"] = PartialDate.parse(data["date"]) if data["date"] else None
+        if data.get("citations_read_on"):
+            data["citations_read_on"] = datetime.date.fromisoformat(data["citations_read_on"])
+        data["authors"] = [AuthorRecord(**a) for a in data["authors"]]
+        return cls(**data)
 
     def source_values(self):
         return {
@@ -285,15 +320,20 @@ def jats_to_text(abstract):
 
 
 def _venue_short_name(short, name):
-    """ "SOSP '24" → "SOSP"; "ACM Transactions on Storage" → "ACM ToS"; else as given."""
-    if short and (match := re.match(r"^([A-Za-z][\w/&+-]*)\s*['’]?\s*\d{2,4}$", short)):
-        return match[1]
+    """ "SOSP '24" → "SOSP"; "ACM Transactions on Storage" → "ACM ToS"; "Proceedings of the
+    28th … (ASPLOS '23)" → "ASPLOS"; else the short form given, or the name."""
+    for text in (short, *re.findall(r"\(([^()]+)\)", name or "")):
+        if text and (match := re.match(r"^([A-Za-z][\w/&+-]*)\s*['’]?\s*\d{2,4}$", text)):
+            return match[1]
     match = re.match(r"^(ACM|IEEE|IEEE/ACM)\s+Transactions\s+on\s+(.+)$", name or "")
     if match:
         words = [w for w in re.split(r"[\s,]+", match[2]) if w and w[0].isupper()]
         initials = "".join(w[0] for w in words)
         return f"{match[1]} {'To' + initials if len(words) == 1 else 'T' + initials}"
-    return short or name
+    if short:
+        return short
+    name = re.sub(r"^Proceedings of the (\d+\w* )?", "", name or "", flags=re.I)
+    return name if len(name) <= 60 else name[:60].rsplit(" ", 1)[0]
 
 
 # ---------------------------------------------------------------- reading: BibTeX
@@ -301,43 +341,61 @@ def _venue_short_name(short, name):
 
 def read_bibtex(text, label="BibTeX file"):
     """Records from a BibTeX file; LaTeX decoded to Unicode, names split into given/family."""
-    library = bibtexparser.parse_string(
-        text,
-        append_middleware=[
-            middlewares.LatexDecodingMiddleware(),
-            middlewares.MonthIntMiddleware(True),
-            middlewares.SeparateCoAuthors(),
-            middlewares.SplitNameParts(),
-        ],
-    )
+    parser_log = logging.getLogger("bibtexparser")
+    level, parser_log.level = parser_log.level, logging.ERROR  # failures are reported per record
+    try:
+        # Names are split before LaTeX is decoded, so braces still protect "{Barnes and Noble}";
+        # decoding then happens per value, only where a value has LaTeX in it (latex_to_text).
+        library = bibtexparser.parse_string(
+            text,
+            append_middleware=[
+                middlewares.MonthIntMiddleware(True),
+                middlewares.SeparateCoAuthors(),
+                middlewares.SplitNameParts(),
+            ],
+        )
+    finally:
+        parser_log.level = level
     records = []
     for block in library.failed_blocks:
-        start = getattr(block, "start_line", None)
-        where = f"line {start + 1}" if start is not None else "an entry"
-        records.append(
-            Record(
-                label=f"{label}, {where}",
-                problems=[f"cannot be parsed as BibTeX ({type(block).__name__})"],
+        if isinstance(block, DuplicateBlockKeyBlock):
+            where, problem = (
+                f"entry “{block.key}”",
+                f"the key “{block.key}” is used twice in this file",
             )
-        )
-    seen = {}
-    for entry in library.entries:
-        record = bibtex_record(entry, label)
-        if entry.key in seen:
-            record.problems.append(f"the key “{entry.key}” is used twice in this file")
-        seen[entry.key] = True
-        records.append(record)
+        else:
+            start = getattr(block, "start_line", None)
+            where = f"line {start + 1}" if start is not None else "an entry"
+            problem = "cannot be parsed as BibTeX (check its braces and commas)"
+        records.append(Record(label=f"{label}, {where}", problems=[problem]))
+    records += [bibtex_record(entry, label) for entry in library.entries]
     if not records:
         raise ImportProblem(f"{label} holds no BibTeX entries.")
     return records
 
 
+@functools.lru_cache(maxsize=8192)
+def latex_to_text(value):
+    """LaTeX to Unicode ("M{\\\"u}ller" → "Müller", "12--24" → "12–24") through pylatexenc, the
+    decoder bibtexparser itself uses; plain values are returned untouched, and the LaTeX
+    context is built once rather than per value."""
+    if not re.search(r"[\\{}~$]|--", value):
+        return value
+    if not _NEEDS_LATEX_PARSER.search(value):
+        # Only protective braces, dashes and escaped specials: the common case, done directly.
+        for latex, text in _SIMPLE_LATEX:
+            value = value.replace(latex, text)
+        return value
+    walker = LatexWalker(value, latex_context=_LATEX_CONTEXT, tolerant_parsing=True)
+    return _LATEX_TEXT.nodelist_to_text(walker.get_latex_nodes()[0])
+
+
 def bibtex_record(entry, label):
     fields = {key.lower(): value for key, value in entry.fields_dict.items()}
 
-    def value(name):
-        raw = fields[name].value if name in fields else ""
-        return _squash(str(raw).replace("{", "").replace("}", "")) if raw is not None else ""
+    def value(name, latex=True):
+        raw = str(fields[name].value) if name in fields and fields[name].value is not None else ""
+        return _squash(latex_to_text(raw) if latex else raw.strip("{}"))
 
     record = Record(label=f"{label}, entry “{entry.key}”")
     entry_type = entry.entry_type.lower()
@@ -352,11 +410,11 @@ def bibtex_record(entry, label):
     record.pages = _pages(value("pages"))
     record.publisher = value("publisher")
     record.abstract = value("abstract")
-    record.url = value("url")
-    if value("doi"):
-        record.doi = _clean_doi(value("doi"))
+    record.url = value("url", latex=False)
+    if value("doi", latex=False):
+        record.doi = _clean_doi(value("doi", latex=False))
         if not record.doi:
-            record.problems.append(f"invalid DOI “{value('doi')}”")
+            record.problems.append(f"invalid DOI “{value('doi', latex=False)}”")
     eprint = value("eprint")
     is_arxiv = value("archiveprefix").lower() in ("arxiv", "")
     if eprint and is_arxiv and re.match(r"^\d{4}\.\d{4,5}", eprint):
@@ -366,16 +424,15 @@ def bibtex_record(entry, label):
     record.date = _bibtex_date(value("year"), fields.get("month"), value("date"), record)
     authors = fields["author"].value if "author" in fields else []
     for name in authors if isinstance(authors, list) else []:
-        if str(name).strip().lower() == "others":
+        parts = name if hasattr(name, "last") else None
+        if parts and not parts.first and [w.lower() for w in parts.last] == ["others"]:
             record.authors.append(AuthorRecord(is_unlisted=True))
             continue
-        parts = name if hasattr(name, "last") else None
         given = " ".join(parts.first) if parts else ""
         family = " ".join([*parts.von, *parts.last]) if parts else str(name)
         record.authors.append(
-            AuthorRecord(given=_squash(given.replace("{", "").replace("}", "")),
-                         family=_squash(family.replace("{", "").replace("}", "")))
-        )  # fmt: skip
+            AuthorRecord(given=_squash(latex_to_text(given)), family=_squash(latex_to_text(family)))
+        )
     _check(record)
     return record
 
@@ -491,13 +548,17 @@ def read_orcid_works(person, client):
 # ---------------------------------------------------------------- planning
 
 
-def plan(records):
-    """Match every record against the lab and say what applying it would do. No writes."""
+def plan(records, progress=None):
+    """Match every record against the lab and say what applying it would do. No writes.
+
+    Two queries in all (people, existing works) plus one per work that already exists."""
     people = _PeopleIndex()
     works = _WorkIndex()
     plans = []
     seen = {}
-    for record in records:
+    for number, record in enumerate(records, start=1):
+        if progress:
+            progress(number, len(records))
         if record.problems:
             plans.append(Plan(record, ERROR))
             continue
@@ -550,11 +611,10 @@ class _PeopleIndex:
             author.candidates = candidates if len(candidates) > 1 else []
         # Two authors of one paper cannot be the same person: flag both, guess neither.
         linked = [a for a in record.authors if a.person and not a.orcid]
-        for author in linked:
-            twins = [b for b in record.authors if b.person == author.person and b is not author]
-            if twins:
-                author.candidates = [author.person, author.person]
-                author.person = None
+        twins = [a for a in linked if sum(b.person == a.person for b in linked) > 1]
+        for author in twins:
+            author.candidates = [author.person]
+            author.person = None
 
 
 class _WorkIndex:
@@ -651,15 +711,13 @@ def apply(plans, *, skip_invalid=False):
         return summary
     venues = _VenueCache()
     with transaction.atomic():
+        _create_all([item for item in plans if item.action == NEW], venues)
         for item in plans:
-            if item.action == NEW:
-                item.publication = _create(item.record, venues)
-                summary.created += 1
-            elif item.action == UPDATE:
+            if item.action == UPDATE:
                 _update(item.publication, item.record, venues)
-                summary.updated += 1
-            elif item.action == UNCHANGED:
-                summary.unchanged += 1
+        summary.created = sum(item.action == NEW for item in plans)
+        summary.updated = sum(item.action == UPDATE for item in plans)
+        summary.unchanged = sum(item.action == UNCHANGED for item in plans)
     summary.written = True
     return summary
 
@@ -692,18 +750,27 @@ class _VenueCache:
         return venue
 
 
-def _create(record, venues):
-    publication = Publication(venue=venues.get(record), **record.source_values())
-    if record.arxiv_id:
+def _create_all(plans, venues):
+    """New publications and their authors in a few batched INSERTs, whatever their number."""
+    taken = set(Publication.objects.values_list("slug", flat=True))
+    for item in plans:
+        record = item.record
+        publication = Publication(venue=venues.get(record), **record.source_values())
         publication.arxiv_id = record.arxiv_id
-    if record.url and record.url.lower().endswith(".pdf"):
-        publication.pdf_url = record.url
-    publication.save()
+        if record.url.lower().endswith(".pdf"):
+            publication.pdf_url = record.url
+        publication.slug = publication.unique_slug(taken)
+        taken.add(publication.slug)
+        item.publication = publication
+    Publication.objects.bulk_create([item.publication for item in plans], batch_size=500)
     Authorship.objects.bulk_create(
-        _authorship(publication, position, author)
-        for position, author in enumerate(record.authors, start=1)
+        [
+            _authorship(item.publication, position, author)
+            for item in plans
+            for position, author in enumerate(item.record.authors, start=1)
+        ],
+        batch_size=1000,
     )
-    return publication
 
 
 def _update(publication, record, venues):

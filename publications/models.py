@@ -242,7 +242,7 @@ class Publication(models.Model):
     def save(self, *args, **kwargs):
         self.doi = normalize_doi(self.doi) if self.doi else ""
         if not self.slug:
-            self.slug = self._unique_slug()
+            self.slug = self.unique_slug()
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -272,13 +272,18 @@ class Publication(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def _unique_slug(self):
+    def unique_slug(self, taken=None):
+        """A slug from the title's first words and the year, suffixed -2, -3… past the slugs
+        in `taken` (read from the database when not given: one query)."""
         words = slugify(self.display_title).split("-")
         base = "-".join(words[:8]).strip("-")[:90] or self.kind
         if self.date:
             base = f"{base}-{self.date.year}"
+        if taken is None:
+            others = Publication.objects.filter(slug__startswith=base).exclude(pk=self.pk)
+            taken = set(others.values_list("slug", flat=True))
         slug, n = base, 1
-        while Publication.objects.filter(slug=slug).exclude(pk=self.pk).exists():
+        while slug in taken:
             n += 1
             slug = f"{base}-{n}"
         return slug

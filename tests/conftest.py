@@ -24,3 +24,13 @@ def _remove_test_media():
 @pytest.fixture
 def person(db):
     return PersonFactory(name="Teng Ma", native_name="马腾", slug="teng-ma")
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch):
+    """Tests never reach the network: importers get recorded responses instead."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a test tried to reach the network")
+
+    monkeypatch.setattr("urllib.request.urlopen", refuse)

@@ -1,0 +1,40 @@
+"""Turning what an admin hands in (a file, pasted DOIs, a member's ORCID) into records."""
+
+import re
+from pathlib import Path
+
+from publications import importing
+from publications.importing import ImportProblem
+
+_DOI_LIKE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)?10\.\S+$", re.IGNORECASE)
+
+
+def looks_like_doi(text):
+    return bool(_DOI_LIKE.match(text.strip()))
+
+
+def read_file_text(name, data):
+    """Records from an uploaded or local file: BibTeX (.bib) or Crossref JSON (.json).
+
+    The kind is taken from the content when the name does not say. Refuses files over the
+    size cap and files that are not UTF-8 text.
+    """
+    if len(data) > importing.MAX_FILE_BYTES:
+        raise ImportProblem(
+            f"{name} is {len(data) / 1024 / 1024:.1f} MB; import files may be at most "
+            f"{importing.MAX_FILE_BYTES // 1024 // 1024} MB."
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportProblem(f"{name} is not UTF-8 text.") from None
+    suffix = Path(name).suffix.lower()
+    if suffix == ".json" or (suffix != ".bib" and text.lstrip().startswith("{")):
+        return importing.read_crossref_json(text, name)
+    return importing.read_bibtex(text, name)
+
+
+def read_dois(lines, client):
+    """One record per DOI (or doi.org link) in `lines`; blank lines are skipped."""
+    dois = [line.strip() for line in lines if line.strip()]
+    return [importing.fetch_doi(doi, client) for doi in dois]
