@@ -1,5 +1,7 @@
 """User-written Markdown turned into sanitized HTML, and plain text made safe for the page."""
 
+import re
+
 import markdown
 import nh3
 from django.utils.safestring import mark_safe
@@ -41,3 +43,20 @@ def render_inline_markdown(text):
     if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
         html = html[3:-4]
     return mark_safe(html)
+
+
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def detect_language(text):
+    """The language a short text is written in when its script tells (zh, ja, ko); else en.
+    Marked on the page as lang="…", so browsers choose the right font."""
+    if _KANA.search(text):
+        return "ja"
+    if _HANGUL.search(text):
+        return "ko"
+    if _HAN.search(text):
+        return "zh"
+    return "en"

@@ -5,11 +5,12 @@ from django.urls import reverse
 
 from people.models import Person
 from publications.models import Publication
+from talks.models import Talk
 
 
 class StaticSitemap(Sitemap):
     def items(self):
-        return ["home", "people:team", "publications:list", "news"]
+        return ["home", "people:team", "publications:list", "talks:list", "talks:awards", "news"]
 
     def location(self, item):
         return reverse(item)
@@ -28,4 +29,15 @@ class PublicationSitemap(Sitemap):
         return publication.updated
 
 
-SITEMAPS = {"pages": StaticSitemap, "people": PersonSitemap, "publications": PublicationSitemap}
+class TalkSitemap(Sitemap):
+    def items(self):
+        """Talks with a page worth visiting (more than the line the list shows)."""
+        return [t for t in Talk.objects.published().for_listing().order_by("pk") if t.has_page]
+
+
+SITEMAPS = {
+    "pages": StaticSitemap,
+    "people": PersonSitemap,
+    "publications": PublicationSitemap,
+    "talks": TalkSitemap,
+}

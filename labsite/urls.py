@@ -14,6 +14,7 @@ urlpatterns = [
     path("news/", views.NewsView.as_view(), name="news"),
     path("people/", include("people.urls")),
     path("publications/", include("publications.urls")),
+    path("", include("talks.urls")),
     path("admin/", admin.site.urls),
     path("robots.txt", views.robots_txt, name="robots"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),

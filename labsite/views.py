@@ -22,7 +22,7 @@ class HomeView(TemplateView):
         context = super().get_context_data(**kwargs)
         context["team"] = Person.objects.published().current()
         context["news"] = NewsItem.objects.published().select_related("person")[:HOME_NEWS_COUNT]
-        papers = Publication.objects.public().exclude(kind=Publication.Kind.PATENT).with_authors()
+        papers = Publication.objects.public().exclude(kind=Publication.Kind.PATENT).for_listing()
         selected = list(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
         context["publications_heading"] = (
             "Selected publications" if selected else "Recent publications"

@@ -18,6 +18,7 @@ from publications.authors import (
     merge_legends,
 )
 from publications.models import ROLES, Publication
+from talks.models import Award, Talk
 
 ROLE_BADGES = {
     "first": BADGE_FIRST,
@@ -77,10 +78,12 @@ class ProfileView(DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        publications = list(Publication.objects.public().for_person(self.object).with_authors())
+        publications = list(Publication.objects.public().for_person(self.object).for_listing())
         papers = _PaperList.build(self.object, publications, self.request.GET)
+        talks = Talk.objects.published().for_person(self.object).for_listing()
+        awards = Award.objects.published().for_person(self.object).for_listing()
         context["papers"] = papers
-        context["sections"] = _profile_sections(self.object, papers)
+        context["sections"] = _profile_sections(self.object, papers, list(talks), list(awards))
         return context
 
 
@@ -143,39 +146,27 @@ class Section(NamedTuple):
     content: object
 
 
-def _profile_sections(person, papers):
+def _profile_sections(person, papers, talks, awards):
     """The profile's sections in page order, leaving out those with nothing to show."""
     sections = [
-        Section("about", "About", "people/sections/_about.html", person.bio),
-        Section("now", "Now", "people/sections/_now.html", person.now),
-        Section("news", "News", "people/sections/_news.html", person.news.all()),
-        Section("publications", "Publications", "publications/_profile_publications.html", papers),
-        Section(
-            "projects",
-            "Open Source & Projects",
-            "people/sections/_projects.html",
-            person.projects.all(),
-        ),
-        Section(
-            "contributions",
-            "Open-Source Contributions",
-            "people/sections/_contributions.html",
-            person.contributions.all(),
-        ),
-        Section(
-            "experience", "Experience", "people/sections/_experience.html", person.experience.all()
-        ),
-        Section(
-            "education", "Education", "people/sections/_education.html", person.education.all()
-        ),
-        Section(
-            "service", "Academic Service", "people/sections/_service.html", person.service.all()
-        ),
-        Section("writing", "Writing", "people/sections/_writing.html", person.writing.all()),
-        Section("patents", "Patents", "publications/_patents.html", papers.patents),
-    ]
+        ("about", "About", "people/sections/_about.html", person.bio),
+        ("now", "Now", "people/sections/_now.html", person.now),
+        ("news", "News", "people/sections/_news.html", person.news.all()),
+        ("publications", "Publications", "publications/_profile_publications.html", papers),
+        ("projects", "Open Source & Projects", "people/sections/_projects.html",
+         person.projects.all()),
+        ("contributions", "Open-Source Contributions", "people/sections/_contributions.html",
+         person.contributions.all()),
+        ("talks", "Talks & Presentations", "talks/_profile_talks.html", talks),
+        ("experience", "Experience", "people/sections/_experience.html", person.experience.all()),
+        ("education", "Education", "people/sections/_education.html", person.education.all()),
+        ("awards", "Honors & Awards", "talks/_profile_awards.html", awards),
+        ("service", "Academic Service", "people/sections/_service.html", person.service.all()),
+        ("writing", "Writing", "people/sections/_writing.html", person.writing.all()),
+        ("patents", "Patents", "publications/_patents.html", papers.patents),
+    ]  # fmt: skip
     sections += [
-        Section(f"more-{extra.pk}", extra.title, "people/sections/_extra.html", extra)
+        (f"more-{extra.pk}", extra.title, "people/sections/_extra.html", extra)
         for extra in person.extra_sections.all()
     ]
-    return [section for section in sections if section.content]
+    return [Section(*section) for section in sections if section[3]]

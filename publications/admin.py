@@ -4,11 +4,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models.functions import Substr
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
+from labsite.admin import YearFilter, member_filter
 from people.models import Person
 from publications import importing, sources
 from publications.importing import ImportProblem
@@ -92,40 +92,6 @@ class AuthorshipInline(admin.TabularInline):
     autocomplete_fields = ["person"]
 
 
-class YearFilter(admin.SimpleListFilter):
-    title = "year"
-    parameter_name = "year"
-
-    def lookups(self, request, model_admin):
-        years = (
-            Publication.objects.exclude(date=None)
-            .annotate(y=Substr("date", 1, 4))
-            .order_by("-y")
-            .values_list("y", flat=True)
-            .distinct()
-        )
-        return [(y, y) for y in years]
-
-    def queryset(self, request, queryset):
-        return queryset.in_year(self.value()) if self.value() else queryset
-
-
-class MemberFilter(admin.SimpleListFilter):
-    title = "lab member"
-    parameter_name = "member"
-
-    def lookups(self, request, model_admin):
-        people = Person.objects.filter(authorships__isnull=False).distinct()
-        return [(p.slug, p.name) for p in people]
-
-    def queryset(self, request, queryset):
-        return (
-            queryset.filter(authorships__person__slug=self.value()).distinct()
-            if self.value()
-            else queryset
-        )
-
-
 class ImportForm(forms.Form):
     dois = forms.CharField(
         label="DOIs",
@@ -167,7 +133,14 @@ class ImportForm(forms.Form):
 @admin.register(Publication)
 class PublicationAdmin(admin.ModelAdmin):
     list_display = ["display_title", "venue", "date", "kind", "status", "is_selected", "authors"]
-    list_filter = [YearFilter, "kind", "status", "venue", MemberFilter, "is_selected"]
+    list_filter = [
+        YearFilter,
+        "kind",
+        "status",
+        "venue",
+        member_filter("authorships"),
+        "is_selected",
+    ]
     list_select_related = ["venue"]
     search_fields = [
         "title",

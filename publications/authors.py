@@ -1,7 +1,7 @@
 """The one author-list renderer. Every page, feed and export that shows authors calls
 `author_list`; nothing else decides names, markers, highlighting, shortening or badges.
 
-It reads `publication.authorships.all()` (prefetch it with `Publication.objects.with_authors()`)
+It reads `publication.authorships.all()` (prefetch it with `Publication.objects.for_listing()`)
 and the cached lab settings, so it makes no query of its own.
 """
 

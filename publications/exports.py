@@ -1,6 +1,6 @@
 """Citation exports of publications: BibTeX, RIS and CSL-JSON.
 
-Each takes publications fetched with `Publication.objects.with_authors()`; author names come
+Each takes publications fetched with `Publication.objects.for_listing()`; author names come
 from the one renderer (`author_list(..., EXPORT)`), which always gives the full list.
 """
 

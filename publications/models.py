@@ -79,10 +79,12 @@ class PublicationQuerySet(models.QuerySet):
         """Publications the person is an author of (by their person link, not printed name)."""
         return self.filter(authorships__person=person).distinct()
 
-    def with_authors(self):
-        """Venue and the ordered authors with their people, in three queries in all."""
+    def for_listing(self):
+        """What a listed paper shows: venue, ordered authors with their people, and awards,
+        in three queries however many papers."""
         return self.select_related("venue").prefetch_related(
-            models.Prefetch("authorships", queryset=Authorship.objects.select_related("person"))
+            models.Prefetch("authorships", queryset=Authorship.objects.select_related("person")),
+            "awards",
         )
 
     def in_year(self, year):
@@ -330,6 +332,14 @@ class Publication(models.Model):
     @property
     def arxiv_url(self):
         return f"https://arxiv.org/abs/{self.arxiv_id}" if self.arxiv_id else ""
+
+    def award_labels(self):
+        """The award note and the names of published awards tied to this paper, once each.
+        Reads `awards`, which `for_listing()` prefetches."""
+        labels = [a.name for a in self.awards.all() if a.is_published]
+        if self.award and self.award not in labels:
+            labels.insert(0, self.award)
+        return labels
 
     def links(self):
         """(label, url) pairs for the buttons under a paper, in a fixed order."""

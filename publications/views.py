@@ -80,7 +80,7 @@ class PublicationFilter(forms.Form):
 def filtered_publications(params):
     """The lab's public publications narrowed by request parameters, and the filter form."""
     form = PublicationFilter(params)
-    return form.apply(Publication.objects.public()).with_authors(), form
+    return form.apply(Publication.objects.public()).for_listing(), form
 
 
 class PublicationListView(ListView):
@@ -116,7 +116,7 @@ class PublicationDetailView(DetailView):
     context_object_name = "publication"
 
     def get_queryset(self):
-        return Publication.objects.public().with_authors()
+        return Publication.objects.public().for_listing()
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -190,14 +190,14 @@ def export_list(request, fmt):
 
 
 def export_one(request, slug, fmt):
-    publication = get_object_or_404(Publication.objects.public().with_authors(), slug=slug)
+    publication = get_object_or_404(Publication.objects.public().for_listing(), slug=slug)
     return _export_response([publication], fmt, slug)
 
 
 def export_person(request, slug, fmt):
     """Everything a member authored, as BibTeX, RIS or CSL-JSON."""
     person = get_object_or_404(Person.objects.published(), slug=slug)
-    publications = Publication.objects.public().for_person(person).with_authors()
+    publications = Publication.objects.public().for_person(person).for_listing()
     return _export_response(publications, fmt, slug)
 
 
@@ -214,7 +214,7 @@ class LatestPublicationsFeed(Feed):
         return f"New publications from {LabSettings.load().name}."
 
     def items(self):
-        return Publication.objects.public().with_authors().order_by("-created")[:30]
+        return Publication.objects.public().for_listing().order_by("-created")[:30]
 
     def item_title(self, publication):
         return publication.display_title

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 
 from people import models as people
 from publications import models as publications
+from talks import models as talks
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -180,3 +181,39 @@ def authored(
             is_corresponding=position in corresponding,
         )
     return publication
+
+
+class TalkFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = talks.Talk
+
+    title = factory.Sequence(lambda n: f"Talk number {n}")
+    date = "2025-08"
+    event = "AICon"
+    city = "Shanghai"
+
+
+class SpeakerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = talks.Speaker
+
+    talk = factory.SubFactory(TalkFactory)
+    person = factory.SubFactory(PersonFactory)
+    position = factory.Sequence(lambda n: n + 1)
+
+
+class AwardFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = talks.Award
+
+    name = factory.Sequence(lambda n: f"Award number {n}")
+    date = "2024"
+
+
+class RecipientFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = talks.Recipient
+
+    award = factory.SubFactory(AwardFactory)
+    person = factory.SubFactory(PersonFactory)
+    position = factory.Sequence(lambda n: n + 1)

@@ -20,6 +20,12 @@ def inline_markdown(text):
 
 
 @register.filter
+def script_lang(text):
+    """lang attribute value for a short text: "zh" for "AICon 全球人工智能开发与应用大会"."""
+    return markup.detect_language(text or "")
+
+
+@register.filter
 def partial_date(value):
     """<time datetime="2026-06">Jun 2026</time>, or nothing for an empty date."""
     if not value:

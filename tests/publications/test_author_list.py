@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _render(publication, context=PROFILE, person=None):
-    publication = Publication.objects.with_authors().get(pk=publication.pk)
+    publication = Publication.objects.for_listing().get(pk=publication.pk)
     return author_list(publication, context, person=person)
 
 

@@ -115,5 +115,5 @@ def test_detail_query_count_is_pinned(client, authors, django_assert_max_num_que
     paper = authored(None, [f"A Author{n}" for n in range(authors)], at=0)
     client.get(paper.get_absolute_url())
 
-    with django_assert_max_num_queries(2):
+    with django_assert_max_num_queries(3):
         client.get(paper.get_absolute_url())

@@ -10,6 +10,7 @@ from labsite.models import LabSettings
 from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
+from talks.models import Award, Recipient, Speaker, Talk
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -56,8 +57,12 @@ class Command(BaseCommand):
         load_venues(read("venues.toml"))
         import_crossref("crossref-mooncake-tos.json")
         count = load_publications(read("publications.toml"))
+        talks, awards = load_talks_and_awards(read("talks.toml"))
         self.stdout.write(
-            self.style.SUCCESS(f"Demo lab loaded: {len(persons)} people, {count} publications.")
+            self.style.SUCCESS(
+                f"Demo lab loaded: {len(persons)} people, {count} publications, "
+                f"{talks} talks, {awards} awards."
+            )
         )
 
 
@@ -152,3 +157,40 @@ def load_publication(row, people_by_slug):
             publication=publication, position=position, defaults=defaults
         )
     publication.authorships.filter(position__gt=len(authors)).delete()
+
+
+def load_talks_and_awards(data):
+    people_by_slug = {p.slug: p for p in people.Person.objects.all()}
+    for row in data["talks"]:
+        row = _with_publication(row)
+        speakers = row.pop("speakers")
+        talk, _ = Talk.objects.update_or_create(
+            title=row.pop("title"), date=row.pop("date"), defaults=row
+        )
+        _set_participants(Speaker, "talk", talk, speakers, people_by_slug)
+    for row in data["awards"]:
+        row = _with_publication(row)
+        recipients = row.pop("recipients")
+        award, _ = Award.objects.update_or_create(
+            name=row.pop("name"), date=row.pop("date"), defaults=row
+        )
+        _set_participants(Recipient, "award", award, recipients, people_by_slug)
+    return len(data["talks"]), len(data["awards"])
+
+
+def _with_publication(row):
+    row = dict(row)
+    if "publication" in row:
+        row["publication"] = Publication.objects.get(title=row["publication"])
+    return row
+
+
+def _set_participants(model, parent_field, parent, entries, people_by_slug):
+    for position, entry in enumerate(entries, start=1):
+        person = people_by_slug.get(entry)
+        model.objects.update_or_create(
+            **{parent_field: parent},
+            position=position,
+            defaults={"person": person, "name": "" if person else entry},
+        )
+    model.objects.filter(**{parent_field: parent}, position__gt=len(entries)).delete()

@@ -1,0 +1,69 @@
+"""Admin for talks and awards, with their ordered speakers and recipients inline."""
+
+from django.contrib import admin
+
+from labsite.admin import YearFilter, member_filter
+from talks.models import Award, Recipient, Speaker, Talk
+
+
+class SpeakerInline(admin.TabularInline):
+    model = Speaker
+    extra = 1
+    autocomplete_fields = ["person"]
+    fields = ["position", "person", "name"]
+
+
+class RecipientInline(admin.TabularInline):
+    model = Recipient
+    extra = 1
+    autocomplete_fields = ["person"]
+    fields = ["position", "person", "name"]
+
+
+@admin.register(Talk)
+class TalkAdmin(admin.ModelAdmin):
+    list_display = ["title", "date", "kind", "event", "speaker_names", "is_published"]
+    list_filter = [YearFilter, "kind", member_filter("speakers"), "language", "is_published"]
+    search_fields = ["title", "event", "host", "city", "speakers__name", "speakers__person__name"]
+    autocomplete_fields = ["publication"]
+    inlines = [SpeakerInline]
+    fieldsets = [
+        (None, {"fields": ["title", ("kind", "date"), ("language", "slug"), "is_published"]}),
+        ("Where", {"fields": ["event", "host", ("city", "country")]}),
+        (
+            "More",
+            {"fields": [("slides_url", "video_url", "event_url"), "publication", "description"]},
+        ),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("speakers__person")
+
+    @admin.display(description="speakers")
+    def speaker_names(self, talk):
+        return ", ".join(str(s) for s in talk.speakers.all())
+
+
+@admin.register(Award)
+class AwardAdmin(admin.ModelAdmin):
+    list_display = [
+        "name",
+        "date",
+        "kind",
+        "detail",
+        "awarded_by",
+        "recipient_names",
+        "is_published",
+    ]
+    list_filter = [YearFilter, "kind", member_filter("recipients"), "is_published"]
+    search_fields = ["name", "awarded_by", "detail", "recipients__name", "recipients__person__name"]
+    autocomplete_fields = ["publication"]
+    inlines = [RecipientInline]
+    fields = ["name", ("kind", "date"), ("detail", "awarded_by"), "publication", "is_published"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("recipients__person")
+
+    @admin.display(description="recipients")
+    def recipient_names(self, award):
+        return ", ".join(str(r) for r in award.recipients.all())

@@ -1,0 +1,244 @@
+"""Talks and awards: who gave or received them, when, where, and the paper they concern."""
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.text import slugify
+
+from labsite.markup import detect_language
+from labsite.partial_dates import PartialDateField
+from people.models import Person
+from publications.models import Publication
+
+
+class DatedQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(is_published=True)
+
+    def in_year(self, year):
+        return self.filter(date__startswith=f"{int(year):04d}")
+
+
+class TalkQuerySet(DatedQuerySet):
+    def for_person(self, person):
+        """Talks the person gave, found by person link."""
+        return self.filter(speakers__person=person).distinct()
+
+    def for_listing(self):
+        """Speakers with their people and the related paper: two queries, however many talks."""
+        return self.select_related("publication").prefetch_related(
+            models.Prefetch("speakers", queryset=Speaker.objects.select_related("person"))
+        )
+
+
+class Talk(models.Model):
+    class Kind(models.TextChoices):
+        INVITED = "invited", "Invited talk"
+        CONFERENCE = "conference", "Conference talk"
+        KEYNOTE = "keynote", "Keynote"
+        PANEL = "panel", "Panel"
+        MODERATOR = "moderator", "Moderator / host"
+        POSTER = "poster", "Poster"
+        SEMINAR = "seminar", "Seminar"
+
+    title = models.CharField(max_length=300)
+    language = models.CharField(
+        "title language",
+        max_length=10,
+        blank=True,
+        help_text="Language code of the title (en, zh, ja…). Leave empty to tell it from the "
+        "script: a title in Chinese characters is marked zh.",
+    )
+    slug = models.SlugField(
+        max_length=120, unique=True, blank=True, help_text="Leave empty to make one."
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.INVITED)
+    event = models.CharField(
+        max_length=300, blank=True, help_text="e.g. “AICon 全球人工智能开发与应用大会”."
+    )
+    host = models.CharField(
+        "host organization",
+        max_length=200,
+        blank=True,
+        help_text="Who invited or hosted the talk, e.g. “Moore Threads”.",
+    )
+    city = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=100, blank=True)
+    date = PartialDateField(help_text="YYYY-MM is enough, e.g. 2026-06 (2026.06 also works).")
+    slides_url = models.URLField("slides", max_length=500, blank=True)
+    video_url = models.URLField("video", max_length=500, blank=True)
+    event_url = models.URLField("event page", max_length=500, blank=True)
+    publication = models.ForeignKey(
+        Publication,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="talks",
+        help_text="The paper this talk presents, if any.",
+    )
+    description = models.TextField(blank=True, help_text="Markdown.")
+    is_published = models.BooleanField("published", default=True)
+
+    objects = TalkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "title"]
+        indexes = [
+            # /talks/ and profiles: published talks, newest first
+            models.Index(fields=["is_published", "date"], name="talk_published_date"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def save(self, *args, **kwargs):
+        self.language = self.language or detect_language(self.title)
+        if not self.slug:
+            self.slug = _unique_slug(self, self.title, Talk)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("talks:detail", kwargs={"slug": self.slug})
+
+    @property
+    def place(self):
+        return ", ".join(p for p in (self.city, self.country) if p)
+
+    def links(self):
+        candidates = [
+            ("Slides", self.slides_url),
+            ("Video", self.video_url),
+            ("Event", self.event_url),
+        ]
+        return [(label, url) for label, url in candidates if url]
+
+    @property
+    def has_page(self):
+        """More than the one line a list shows: worth a page of its own."""
+        return bool(
+            self.description or self.links() or self.publication_id or len(self.speakers.all()) > 1
+        )
+
+
+class AwardQuerySet(DatedQuerySet):
+    def for_person(self, person):
+        """Awards the person received, found by person link."""
+        return self.filter(recipients__person=person).distinct()
+
+    def for_listing(self):
+        """Recipients with their people and the paper with its venue: two queries in all."""
+        return self.select_related("publication__venue").prefetch_related(
+            models.Prefetch("recipients", queryset=Recipient.objects.select_related("person"))
+        )
+
+
+class Award(models.Model):
+    class Kind(models.TextChoices):
+        AWARD = "award", "Award"
+        BEST_PAPER = "best-paper", "Best paper"
+        FELLOWSHIP = "fellowship", "Fellowship"
+        SCHOLARSHIP = "scholarship", "Scholarship"
+        COMPETITION = "competition", "Competition"
+        GRANT = "grant", "Grant"
+
+    name = models.CharField(max_length=300, help_text="e.g. “ChinaSys Best Poster”.")
+    awarded_by = models.CharField(
+        "awarding body", max_length=200, blank=True, help_text="e.g. “CCF”, “USENIX FAST”."
+    )
+    date = PartialDateField(help_text="YYYY or YYYY-MM.")
+    detail = models.CharField(
+        max_length=100, blank=True, help_text="e.g. “5/88”, “80K RMB”, “1st Place”, “Top 1%”."
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.AWARD)
+    publication = models.ForeignKey(
+        Publication,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="awards",
+        help_text="The paper the award is for (a best paper award); it then shows on that "
+        "paper wherever the paper is listed.",
+    )
+    is_published = models.BooleanField("published", default=True)
+
+    objects = AwardQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "name"]
+        indexes = [
+            # /awards/ and profiles: published awards, newest first
+            models.Index(fields=["is_published", "date"], name="award_published_date"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.date})" if self.date else self.name
+
+    def get_absolute_url(self):
+        return f"{reverse('talks:awards')}#award-{self.pk}"
+
+
+class Participant(models.Model):
+    """One entry of an ordered list of people: a lab member, or an outside name."""
+
+    position = models.PositiveSmallIntegerField(default=1, help_text="1 comes first.")
+    person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    name = models.CharField(
+        max_length=200, blank=True, help_text="For someone without a profile here."
+    )
+
+    class Meta:
+        abstract = True
+
+    def __str__(self):
+        return self.person.name if self.person_id else self.name
+
+    def clean(self):
+        if not self.person_id and not self.name.strip():
+            raise ValidationError("Choose a lab member or type the name.")
+
+
+class Speaker(Participant):
+    talk = models.ForeignKey(Talk, on_delete=models.CASCADE, related_name="speakers")
+    person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, null=True, blank=True, related_name="talk_speakers"
+    )
+
+    class Meta:
+        ordering = ["talk", "position", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(person__isnull=False) | ~Q(name=""), name="speaker_person_or_name"
+            ),
+        ]
+
+
+class Recipient(Participant):
+    award = models.ForeignKey(Award, on_delete=models.CASCADE, related_name="recipients")
+    person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, null=True, blank=True, related_name="award_recipients"
+    )
+
+    class Meta:
+        ordering = ["award", "position", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(person__isnull=False) | ~Q(name=""), name="recipient_person_or_name"
+            ),
+        ]
+
+
+def _unique_slug(instance, text, model):
+    """The text's slug and the year, suffixed -2, -3… past slugs in use (one query)."""
+    base = slugify(text)[:80].strip("-") or model._meta.model_name
+    if instance.date and not base.endswith(str(instance.date.year)):
+        base = f"{base}-{instance.date.year}"
+    others = model.objects.filter(slug__startswith=base).exclude(pk=instance.pk)
+    taken = set(others.values_list("slug", flat=True))
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug

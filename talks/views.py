@@ -1,0 +1,112 @@
+"""Public pages for talks and awards: lab-wide lists by year with filters, and talk pages."""
+
+from django import forms
+from django.conf.locale import LANG_INFO
+from django.views.generic import DetailView, ListView
+
+from people.models import Person
+from talks.models import Award, Talk
+
+
+def language_name(code):
+    """ "Chinese" for zh (Django knows only zh-hans and zh-hant), else Django's name."""
+    if code == "zh":
+        return "Chinese"
+    return LANG_INFO.get(code, {}).get("name", code)
+
+
+def _person_field():
+    return forms.ModelChoiceField(
+        required=False,
+        queryset=Person.objects.published(),
+        to_field_name="slug",
+        empty_label="Anyone",
+    )
+
+
+class TalkFilter(forms.Form):
+    model = Talk
+    person = _person_field()
+    kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *Talk.Kind.choices])
+    language = forms.ChoiceField(required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        codes = Talk.objects.published().order_by("language").values_list("language", flat=True)
+        self.fields["language"].choices = [("", "Any language")] + [
+            (code, language_name(code)) for code in codes.distinct()
+        ]
+
+    def apply(self, talks):
+        self.is_valid()
+        data = self.cleaned_data
+        if data.get("person"):
+            talks = talks.for_person(data["person"])
+        if data.get("kind"):
+            talks = talks.filter(kind=data["kind"])
+        if data.get("language"):
+            talks = talks.filter(language=data["language"])
+        return talks
+
+
+class AwardFilter(forms.Form):
+    model = Award
+    person = _person_field()
+    kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *Award.Kind.choices])
+
+    def apply(self, awards):
+        self.is_valid()
+        data = self.cleaned_data
+        if data.get("person"):
+            awards = awards.for_person(data["person"])
+        if data.get("kind"):
+            awards = awards.filter(kind=data["kind"])
+        return awards
+
+
+class _FilteredListView(ListView):
+    """A dated list narrowed by a filter form read from the query string."""
+
+    filter_class = None
+    paginate_by = 100
+
+    def get_queryset(self):
+        self.filter_form = self.filter_class(self.request.GET)
+        model = self.filter_class.model
+        return self.filter_form.apply(model.objects.published().for_listing())
+
+    def get_context_data(self, **kwargs):
+        params = self.request.GET.copy()
+        params.pop("page", None)
+        return super().get_context_data(
+            filter_form=self.filter_form,
+            query_string=params.urlencode(),
+            is_filtered=bool(params),
+            **kwargs,
+        )
+
+
+class TalkListView(_FilteredListView):
+    """Every published talk, grouped by year, newest first."""
+
+    template_name = "talks/list.html"
+    context_object_name = "talks"
+    filter_class = TalkFilter
+
+
+class TalkDetailView(DetailView):
+    """A talk with its speakers, place, links, description and the paper it presents."""
+
+    template_name = "talks/detail.html"
+    context_object_name = "talk"
+
+    def get_queryset(self):
+        return Talk.objects.published().for_listing()
+
+
+class AwardListView(_FilteredListView):
+    """Every published award and honor, grouped by year, newest first."""
+
+    template_name = "talks/awards.html"
+    context_object_name = "awards"
+    filter_class = AwardFilter
