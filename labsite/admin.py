@@ -1,19 +1,195 @@
-"""Admin for the lab settings (a single row, edited in place), and list filters that the
-apps' admins share."""
+"""Who may edit what in the admin (one mixin every content admin uses), restoring deleted
+content, list filters the apps share, and the lab settings admin."""
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models.functions import Substr
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from simple_history.admin import SimpleHistoryAdmin
 
+from labsite import history
 from labsite.models import LabSettings
 from people.models import Person
 
 admin.site.site_header = "labsite administration"
 admin.site.site_title = "labsite admin"
 
+LAB_ADMIN_GROUP = "Lab admin"
+LAB_MEMBER_GROUP = "Lab member"
+
+
+def is_lab_admin(user):
+    """Superusers and the "Lab admin" group edit everything (cached on the user)."""
+    if not hasattr(user, "_is_lab_admin"):
+        user._is_lab_admin = user.is_active and (
+            user.is_superuser or user.groups.filter(name=LAB_ADMIN_GROUP).exists()
+        )
+    return user._is_lab_admin
+
+
+def member_person(user):
+    """The Person a logged-in member edits as, or None (cached on the user)."""
+    if not hasattr(user, "_member_person"):
+        user._member_person = Person.objects.filter(user_id=user.pk).first() if user.pk else None
+    return user._member_person
+
+
+class LabModelAdmin(SimpleHistoryAdmin):
+    """Every content admin's permissions, in one place.
+
+    Lab admins (and superusers) may do whatever their group allows on every row. A member
+    sees and edits only the rows they own: those whose `owner_lookup` (e.g.
+    "authorships__person") is their Person. With no `owner_lookup` the model is shared
+    reference data that members may view (and add, if their group allows) but not change.
+    Everything is recorded by django-simple-history; lab admins can also restore deleted rows.
+    """
+
+    owner_lookup = None
+    member_readonly_fields = ()
+    change_list_template = "admin/labsite/change_list.html"
+
+    def is_member_editor(self, request):
+        return not is_lab_admin(request.user)
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if not self.is_member_editor(request) or self.owner_lookup is None:
+            return queryset
+        person = member_person(request.user)
+        if person is None:
+            return queryset.none()
+        owned = self.model.objects.filter(**{self.owner_lookup: person.pk}).values("pk")
+        return queryset.filter(pk__in=owned)
+
+    def owns(self, request, obj):
+        """Whether the request may touch `obj`: always for lab admins; for members, only rows
+        they own (one query)."""
+        if obj is None or not self.is_member_editor(request):
+            return True
+        if self.owner_lookup is None:
+            return False
+        return self.get_queryset(request).filter(pk=obj.pk).exists()
+
+    def has_view_permission(self, request, obj=None):
+        if not super().has_view_permission(request, obj):
+            return False
+        return self.owner_lookup is None or self.owns(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        if not super().has_change_permission(request, obj):
+            return False
+        if self.is_member_editor(request) and self.owner_lookup is None:
+            return False
+        return self.owns(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        if not super().has_delete_permission(request, obj):
+            return False
+        if self.is_member_editor(request) and self.owner_lookup is None:
+            return False
+        return self.owns(request, obj)
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {"can_restore": self.can_restore(request), **(extra_context or {})}
+        return super().changelist_view(request, extra_context)
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if self.is_member_editor(request):
+            fields += [f for f in self.member_readonly_fields if f not in fields]
+        return fields
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        person = member_person(request.user)
+        if self.is_member_editor(request) and person is not None:
+            self.keep_member_linked(form.instance, person)
+
+    def keep_member_linked(self, obj, person):
+        """Make sure `person` stays linked to `obj` they just saved (an author, a speaker), so
+        they keep access to it. Admins whose rows are owned through a link override this."""
+
+    # ---- restoring deleted rows (lab admins only)
+
+    def get_urls(self):
+        opts = self.model._meta
+        name = f"{opts.app_label}_{opts.model_name}"
+        wrap = self.admin_site.admin_view
+        return [
+            path("deleted/", wrap(self.deleted_view), name=f"{name}_deleted"),
+            path(
+                "deleted/<int:history_id>/restore/",
+                wrap(self.restore_view),
+                name=f"{name}_restore",
+            ),
+            *super().get_urls(),
+        ]
+
+    def can_restore(self, request):
+        return is_lab_admin(request.user) and self.has_add_permission(request)
+
+    def deleted_view(self, request):
+        """Rows deleted and not yet restored, newest first, each with a Restore button."""
+        if not self.can_restore(request):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Deleted {self.model._meta.verbose_name_plural}",
+            "records": history.deleted_records(self.model)[:200],
+        }
+        return TemplateResponse(request, "admin/labsite/deleted.html", context)
+
+    def restore_view(self, request, history_id):
+        if not self.can_restore(request) or request.method != "POST":
+            raise PermissionDenied
+        record = get_object_or_404(history.deleted_records(self.model), history_id=history_id)
+        restored = history.restore(record)
+        messages.success(request, f"Restored “{restored}”.")
+        opts = self.model._meta
+        return redirect(
+            reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[restored.pk])
+        )
+
+
+class KeepMemberFormSet(forms.BaseInlineFormSet):
+    """An inline of rows naming people (authors, speakers, recipients) in which the member
+    editing cannot remove or re-point their own row."""
+
+    protected_person = None
+
+    def clean(self):
+        super().clean()
+        person = self.protected_person
+        if person is None:
+            return
+        for form in self.forms:
+            if form.instance.pk is None or form.initial.get("person") != person.pk:
+                continue
+            deleted = self.can_delete and self._should_delete_form(form)
+            if deleted or form.cleaned_data.get("person", person) != person:
+                raise forms.ValidationError(
+                    f"You cannot remove yourself ({person.name}) from this list; ask a lab "
+                    "admin if you should not be on it."
+                )
+
+
+class MemberRowsInline(admin.TabularInline):
+    """An inline whose formset keeps the editing member's own row (see KeepMemberFormSet)."""
+
+    formset = KeepMemberFormSet
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        person = None if is_lab_admin(request.user) else member_person(request.user)
+        return type(formset.__name__, (formset,), {"protected_person": person})
+
 
 @admin.register(LabSettings)
-class LabSettingsAdmin(admin.ModelAdmin):
+class LabSettingsAdmin(LabModelAdmin):
     fieldsets = [
         ("The lab", {"fields": ["name", "tagline", "about", "logo"]}),
         ("Contact", {"fields": ["contact_email", "address"]}),
@@ -39,6 +215,8 @@ class LabSettingsAdmin(admin.ModelAdmin):
 
     def changelist_view(self, request, extra_context=None):
         """There is one settings row: go straight to editing it."""
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
         lab = LabSettings.load()
         return redirect("admin:labsite_labsettings_change", lab.pk)
 

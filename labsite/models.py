@@ -3,6 +3,7 @@
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 from labsite.images import SafeImageField, fitted_png, open_upload
 from people.models import Person
@@ -73,6 +74,7 @@ class LabSettings(models.Model):
         help_text="Short names of the venues a profile's venue summary counts, in the order "
         "it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.",
     )
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = verbose_name_plural = "lab settings"

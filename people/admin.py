@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.utils.html import format_html
 
+from labsite.admin import LabModelAdmin, member_person
 from people import models
 from people.models import Person
 
@@ -97,7 +98,12 @@ class ExtraSectionInline(admin.StackedInline):
 
 
 @admin.register(Person)
-class PersonAdmin(admin.ModelAdmin):
+class PersonAdmin(LabModelAdmin):
+    owner_lookup = "pk"
+    # Members keep their own page current; where they sit in the lab is the lab admin's call.
+    member_readonly_fields = [
+        "user", "slug", "role", "member_since", "member_until", "display_order", "is_published",
+    ]  # fmt: skip
     list_display = ["name", "native_name", "role", "membership", "is_published", "thumbnail"]
     list_filter = ["role", CurrentOrAlumniFilter, "is_published"]
     search_fields = ["name", "native_name", "name_variants", "slug", "email", "orcid"]
@@ -148,6 +154,17 @@ class PersonAdmin(admin.ModelAdmin):
         ExtraSectionInline,
     ]
 
+    def get_queryset(self, request):
+        if self.is_member_editor(request) and _is_autocomplete(request):
+            # Picking a co-author or an advisor: anyone with a public profile.
+            return Person.objects.published()
+        return super().get_queryset(request)
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return (
+            {} if self.is_member_editor(request) else super().get_prepopulated_fields(request, obj)
+        )
+
     @admin.display(description="membership")
     def membership(self, person):
         return "Alumni" if person.is_alumnus else "Current"
@@ -171,9 +188,25 @@ class PersonAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.NewsItem)
-class NewsItemAdmin(admin.ModelAdmin):
+class NewsItemAdmin(LabModelAdmin):
+    owner_lookup = "person"
     list_display = ["date", "text", "person", "is_published"]
     list_filter = ["is_published", ("person", admin.EmptyFieldListFilter)]
     list_select_related = ["person"]
     search_fields = ["text", "person__name"]
     autocomplete_fields = ["person"]
+
+    def keep_member_linked(self, news, person):
+        if news.person_id is None:
+            news.person = person
+            news.save(update_fields=["person"])
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        person = member_person(request.user)
+        if db_field.name == "person" and self.is_member_editor(request) and person:
+            kwargs["queryset"] = Person.objects.filter(pk=person.pk)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+def _is_autocomplete(request):
+    return getattr(request.resolver_match, "url_name", None) == "autocomplete"

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
 from django.urls import reverse
+from simple_history.models import HistoricalRecords
 
 from labsite import images
 from labsite.identifiers import OrcidField
@@ -146,6 +147,7 @@ class Person(models.Model):
     )
 
     objects = PersonQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["display_order", "name"]
@@ -225,6 +227,7 @@ class ProfileSection(models.Model):
     order = models.PositiveSmallIntegerField(
         default=0, help_text="Lower numbers first; leave 0 to sort by date."
     )
+    history = HistoricalRecords(inherit=True)
 
     class Meta:
         abstract = True
@@ -282,6 +285,7 @@ class NewsItem(models.Model):
     is_published = models.BooleanField("published", default=True)
 
     objects = NewsItemQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["-date", "-pk"]

@@ -8,7 +8,13 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from labsite.admin import YearFilter, member_filter
+from labsite.admin import (
+    KeepMemberFormSet,
+    LabModelAdmin,
+    MemberRowsInline,
+    YearFilter,
+    member_filter,
+)
 from people.models import Person
 from publications import importing, sources
 from publications.importing import ImportProblem
@@ -38,7 +44,7 @@ class AuthorshipForm(forms.ModelForm):
         self.fields["position"].help_text = "Leave empty to add at the end."
 
 
-class AuthorshipFormSet(forms.BaseInlineFormSet):
+class AuthorshipFormSet(KeepMemberFormSet):
     """Keeps positions unique and gapless (1, 2, 3 …) in the order the admin gave them."""
 
     def clean(self):
@@ -84,7 +90,7 @@ class AuthorshipFormSet(forms.BaseInlineFormSet):
         return saved
 
 
-class AuthorshipInline(admin.TabularInline):
+class AuthorshipInline(MemberRowsInline):
     model = Authorship
     form = AuthorshipForm
     formset = AuthorshipFormSet
@@ -131,7 +137,8 @@ class ImportForm(forms.Form):
 
 
 @admin.register(Publication)
-class PublicationAdmin(admin.ModelAdmin):
+class PublicationAdmin(LabModelAdmin):
+    owner_lookup = "authorships__person"
     list_display = ["display_title", "venue", "date", "kind", "status", "is_selected", "authors"]
     list_filter = [
         YearFilter,
@@ -179,10 +186,17 @@ class PublicationAdmin(admin.ModelAdmin):
     ]
 
     change_list_template = "admin/publications/publication/change_list.html"
+    object_history_template = "admin/publications/publication/object_history.html"
     http_client = importing.HttpClient()
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("authorships")
+
+    def history_view(self, request, object_id, extra_context=None):
+        """The paper's history, and under it every change to its author list."""
+        records = Authorship.history.filter(publication_id=object_id).select_related("history_user")
+        context = {"author_changes": _author_changes(records.order_by("history_id"))}
+        return super().history_view(request, object_id, {**context, **(extra_context or {})})
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.import_view)
@@ -220,7 +234,9 @@ class PublicationAdmin(admin.ModelAdmin):
                     author.person = next(
                         (p for p in author.candidates if str(p.pk) == choice), None
                     )
-        summary = importing.apply(plans, skip_invalid=bool(request.POST.get("skip_invalid")))
+        summary = importing.apply(
+            plans, skip_invalid=bool(request.POST.get("skip_invalid")), user=request.user
+        )
         if not summary.written:
             messages.error(
                 request,
@@ -243,14 +259,74 @@ class PublicationAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/publications/publication/import.html", context)
 
+    def keep_member_linked(self, publication, person):
+        if not publication.authorships.filter(person=person).exists():
+            given, _, family = person.name.rpartition(" ")
+            last = publication.authorships.order_by("-position").first()
+            publication.authorships.create(
+                position=(last.position + 1) if last else 1,
+                given_name=given,
+                family_name=family,
+                person=person,
+            )
+
     @admin.display(description="authors")
     def authors(self, publication):
         names = [a.short_name for a in publication.authorships.all() if not a.is_unlisted]
         return ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
 
 
+AUTHOR_FIELDS = {
+    "position": "position",
+    "given_name": "given name",
+    "family_name": "family name",
+    "person": "lab member",
+    "is_equal_contribution": "co-first",
+    "is_corresponding": "corresponding",
+    "orcid": "ORCID",
+    "affiliation": "affiliation",
+    "is_unlisted": "unlisted authors",
+}
+
+
+def _author_changes(records):
+    """Author-list history, newest first: who added, changed or removed which author, and
+    for a change, each field's old and new value (two queries in all)."""
+    records = list(records)
+    people = dict(
+        Person.objects.filter(pk__in={r.person_id for r in records if r.person_id}).values_list(
+            "pk", "name"
+        )
+    )
+
+    def shown(field, value):
+        return people.get(value, value) if field == "person" else value
+
+    changes, previous = [], {}
+    for record in records:
+        before = previous.get(record.id)
+        fields = []
+        if record.history_type == "~" and before is not None:
+            for field, label in AUTHOR_FIELDS.items():
+                old = getattr(before, f"{field}_id" if field == "person" else field)
+                new = getattr(record, f"{field}_id" if field == "person" else field)
+                if old != new:
+                    fields.append((label, shown(field, old), shown(field, new)))
+        name = "…" if record.is_unlisted else f"{record.given_name} {record.family_name}".strip()
+        changes.append(
+            {
+                "record": record,
+                "name": name,
+                "fields": fields,
+                "action": record.get_history_type_display(),
+            }
+        )
+        previous[record.id] = record
+    return changes[::-1]
+
+
 @admin.register(Venue)
-class VenueAdmin(admin.ModelAdmin):
+class VenueAdmin(LabModelAdmin):
     list_display = ["short_name", "name", "kind", "publisher"]
     list_filter = ["kind"]
     search_fields = ["short_name", "name", "issn"]

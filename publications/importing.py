@@ -30,6 +30,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
+from simple_history.utils import bulk_create_with_history
 
 from labsite.identifiers import normalize_doi, normalize_orcid
 from labsite.partial_dates import PartialDate
@@ -703,18 +704,18 @@ class Summary:
         )
 
 
-def apply(plans, *, skip_invalid=False):
-    """Write the plans in one transaction. With any error plan and not `skip_invalid`,
-    nothing is written. Returns a Summary."""
+def apply(plans, *, skip_invalid=False, user=None):
+    """Write the plans in one transaction, recorded in history as `user`'s. With any error
+    plan and not `skip_invalid`, nothing is written. Returns a Summary."""
     summary = Summary(failed=sum(p.action == ERROR for p in plans))
     if summary.failed and not skip_invalid:
         return summary
     venues = _VenueCache()
     with transaction.atomic():
-        _create_all([item for item in plans if item.action == NEW], venues)
+        _create_all([item for item in plans if item.action == NEW], venues, user)
         for item in plans:
             if item.action == UPDATE:
-                _update(item.publication, item.record, venues)
+                _update(item.publication, item.record, venues, user)
         summary.created = sum(item.action == NEW for item in plans)
         summary.updated = sum(item.action == UPDATE for item in plans)
         summary.unchanged = sum(item.action == UNCHANGED for item in plans)
@@ -750,7 +751,7 @@ class _VenueCache:
         return venue
 
 
-def _create_all(plans, venues):
+def _create_all(plans, venues, user):
     """New publications and their authors in a few batched INSERTs, whatever their number."""
     taken = set(Publication.objects.values_list("slug", flat=True))
     for item in plans:
@@ -762,18 +763,17 @@ def _create_all(plans, venues):
         publication.slug = publication.unique_slug(taken)
         taken.add(publication.slug)
         item.publication = publication
-    Publication.objects.bulk_create([item.publication for item in plans], batch_size=500)
-    Authorship.objects.bulk_create(
-        [
-            _authorship(item.publication, position, author)
-            for item in plans
-            for position, author in enumerate(item.record.authors, start=1)
-        ],
-        batch_size=1000,
-    )
+    publications = [item.publication for item in plans]
+    bulk_create_with_history(publications, Publication, batch_size=500, default_user=user)
+    authorships = [
+        _authorship(item.publication, position, author)
+        for item in plans
+        for position, author in enumerate(item.record.authors, start=1)
+    ]
+    bulk_create_with_history(authorships, Authorship, batch_size=1000, default_user=user)
 
 
-def _update(publication, record, venues):
+def _update(publication, record, venues, user):
     for name, value in record.source_values().items():
         if value not in (None, "") or name in ("citation_count", "citations_read_on"):
             setattr(publication, name, value)
@@ -803,11 +803,12 @@ def _update(publication, record, venues):
             row.person = author.person
         row.save()
     taken = {position for _, position, _ in kept}
-    Authorship.objects.bulk_create(
+    new_rows = [
         _authorship(publication, position, author)
         for position, author in enumerate(record.authors, start=1)
         if position not in taken
-    )
+    ]
+    bulk_create_with_history(new_rows, Authorship, default_user=user)
 
 
 def _matching_authorship(existing, author, position):

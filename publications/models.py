@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.text import slugify
+from simple_history.models import HistoricalRecords
 
 from labsite.identifiers import OrcidField, normalize_doi
 from labsite.partial_dates import PartialDateField
@@ -43,6 +44,7 @@ class Venue(models.Model):
         help_text="Comma-separated print and electronic ISSNs; used to match imported papers.",
     )
     url = models.URLField("URL", max_length=500, blank=True)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["short_name"]
@@ -214,6 +216,7 @@ class Publication(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     objects = PublicationQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = [models.F("date").desc(nulls_last=True), "title"]
@@ -393,6 +396,7 @@ class Authorship(models.Model):
         help_text="This row stands for authors not recorded here; it prints as “…” "
         "(“et al.” at the end). Leave the names empty.",
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["publication", "position"]

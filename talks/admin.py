@@ -2,18 +2,18 @@
 
 from django.contrib import admin
 
-from labsite.admin import YearFilter, member_filter
+from labsite.admin import LabModelAdmin, MemberRowsInline, YearFilter, member_filter
 from talks.models import Award, Recipient, Speaker, Talk
 
 
-class SpeakerInline(admin.TabularInline):
+class SpeakerInline(MemberRowsInline):
     model = Speaker
     extra = 1
     autocomplete_fields = ["person"]
     fields = ["position", "person", "name"]
 
 
-class RecipientInline(admin.TabularInline):
+class RecipientInline(MemberRowsInline):
     model = Recipient
     extra = 1
     autocomplete_fields = ["person"]
@@ -21,7 +21,8 @@ class RecipientInline(admin.TabularInline):
 
 
 @admin.register(Talk)
-class TalkAdmin(admin.ModelAdmin):
+class TalkAdmin(LabModelAdmin):
+    owner_lookup = "speakers__person"
     list_display = ["title", "date", "kind", "event", "speaker_names", "is_published"]
     list_filter = [YearFilter, "kind", member_filter("speakers"), "language", "is_published"]
     search_fields = ["title", "event", "host", "city", "speakers__name", "speakers__person__name"]
@@ -39,13 +40,17 @@ class TalkAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("speakers__person")
 
+    def keep_member_linked(self, talk, person):
+        _add_participant(talk.speakers, person)
+
     @admin.display(description="speakers")
     def speaker_names(self, talk):
         return ", ".join(str(s) for s in talk.speakers.all())
 
 
 @admin.register(Award)
-class AwardAdmin(admin.ModelAdmin):
+class AwardAdmin(LabModelAdmin):
+    owner_lookup = "recipients__person"
     list_display = [
         "name",
         "date",
@@ -64,6 +69,16 @@ class AwardAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("recipients__person")
 
+    def keep_member_linked(self, award, person):
+        _add_participant(award.recipients, person)
+
     @admin.display(description="recipients")
     def recipient_names(self, award):
         return ", ".join(str(r) for r in award.recipients.all())
+
+
+def _add_participant(rows, person):
+    """Add `person` at the end of a speaker or recipient list they are not on yet."""
+    if not rows.filter(person=person).exists():
+        last = rows.order_by("-position").first()
+        rows.create(person=person, position=(last.position + 1) if last else 1)

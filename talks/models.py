@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.text import slugify
+from simple_history.models import HistoricalRecords
 
 from labsite.markup import detect_language
 from labsite.partial_dates import PartialDateField
@@ -81,6 +82,7 @@ class Talk(models.Model):
     is_published = models.BooleanField("published", default=True)
 
     objects = TalkQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["-date", "title"]
@@ -163,6 +165,7 @@ class Award(models.Model):
     is_published = models.BooleanField("published", default=True)
 
     objects = AwardQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["-date", "name"]
@@ -188,6 +191,7 @@ class Participant(models.Model):
     name = models.CharField(
         max_length=200, blank=True, help_text="For someone without a profile here."
     )
+    history = HistoricalRecords(inherit=True)
 
     class Meta:
         abstract = True

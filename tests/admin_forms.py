@@ -29,6 +29,7 @@ def form_data(response, **overrides):
 
 def _forms(response):
     yield response.context["adminform"].form
-    for inline in response.context["inline_admin_formsets"]:
+    inlines = response.context.get("inline_admin_formsets") or []  # none on revert pages
+    for inline in inlines:
         yield inline.formset.management_form
         yield from inline.formset.forms

@@ -34,3 +34,24 @@ def _no_network(monkeypatch):
         raise AssertionError("a test tried to reach the network")
 
     monkeypatch.setattr("urllib.request.urlopen", refuse)
+
+
+@pytest.fixture
+def cast(db):
+    """The fixed cast where permissions matter: a lab admin, a member who owns the data,
+    another member, and an anonymous visitor (None)."""
+    from django.contrib.auth.models import Group
+
+    from tests.factories import UserFactory
+
+    def staff(username, group):
+        user = UserFactory(username=username, is_staff=True)
+        user.groups.add(Group.objects.get(name=group))
+        return user
+
+    admin_user = staff("labadmin", "Lab admin")
+    owner = staff("owner", "Lab member")
+    other = staff("other", "Lab member")
+    PersonFactory(name="Owner Member", slug="owner", user=owner)
+    PersonFactory(name="Other Member", slug="other", user=other)
+    return {"admin": admin_user, "owner": owner, "other": other, "anonymous": None}

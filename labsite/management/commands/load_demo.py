@@ -67,18 +67,33 @@ class Command(BaseCommand):
 
 
 def load_lab_settings(data):
-    lab = LabSettings.load()
-    for field, value in data.items():
-        setattr(lab, field, value.strip() if isinstance(value, str) else value)
-    lab.full_clean()
-    lab.save()
+    LabSettings.load()
+    values = {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
+    upsert(LabSettings, values, pk=1)
+
+
+def upsert(model, values, **lookup):
+    """Like update_or_create, but writes (and so records history) only when a value differs:
+    loading the demo twice changes nothing."""
+    obj = model.objects.filter(**lookup).first()
+    if obj is None:
+        return model.objects.create(**lookup, **values)
+    changed = False
+    for field, value in values.items():
+        before = getattr(obj, field)
+        setattr(obj, field, value)
+        changed |= getattr(obj, field) != before
+    if changed:
+        obj.full_clean()
+        obj.save()
+    return obj
 
 
 def load_person(data):
     sections = {name: data.pop(name, []) for name in PERSON_SECTIONS}
     data["name_variants"] = "\n".join(data.get("name_variants", []))
     data["bio"] = data.get("bio", "").strip()
-    person, _ = people.Person.objects.update_or_create(slug=data.pop("slug"), defaults=data)
+    person = upsert(people.Person, data, slug=data.pop("slug"))
     for name, rows in sections.items():
         model, keys = PERSON_SECTIONS[name]
         has_order = any(f.name == "order" for f in model._meta.fields)
@@ -87,13 +102,13 @@ def load_person(data):
             lookup = {key: row.pop(key, "") for key in keys}
             if has_order:
                 row["order"] = position
-            model.objects.update_or_create(person=person, **lookup, defaults=row)
+            upsert(model, row, person=person, **lookup)
     return person
 
 
 def load_venues(data):
     for row in data["venues"]:
-        Venue.objects.update_or_create(short_name=row.pop("short_name"), defaults=row)
+        upsert(Venue, row, short_name=row.pop("short_name"))
 
 
 def import_crossref(name):
@@ -110,7 +125,7 @@ def load_publications(data):
     for row in data["publications"]:
         if "title" not in row:
             # Links an admin adds on top of an imported record.
-            Publication.objects.filter(doi=row.pop("doi")).update(**row)
+            upsert(Publication, row, doi=row.pop("doi"))
         else:
             load_publication(row, people_by_slug)
         count += 1
@@ -140,7 +155,7 @@ def load_publication(row, people_by_slug):
         lookup = {"patent_number": row.pop("patent_number")}
     else:
         lookup = {"title": row.pop("title")}
-    publication, _ = Publication.objects.update_or_create(**lookup, defaults=row)
+    publication = upsert(Publication, row, **lookup)
     for position, printed in enumerate(authors, start=1):
         if printed in ("...", "et al."):
             defaults = {"given_name": "", "family_name": "", "person": None, "is_unlisted": True}
@@ -153,9 +168,7 @@ def load_publication(row, people_by_slug):
             }
         defaults["is_equal_contribution"] = position in co_first
         defaults["is_corresponding"] = position in corresponding
-        Authorship.objects.update_or_create(
-            publication=publication, position=position, defaults=defaults
-        )
+        upsert(Authorship, defaults, publication=publication, position=position)
     publication.authorships.filter(position__gt=len(authors)).delete()
 
 
@@ -164,16 +177,12 @@ def load_talks_and_awards(data):
     for row in data["talks"]:
         row = _with_publication(row)
         speakers = row.pop("speakers")
-        talk, _ = Talk.objects.update_or_create(
-            title=row.pop("title"), date=row.pop("date"), defaults=row
-        )
+        talk = upsert(Talk, row, title=row.pop("title"), date=row.pop("date"))
         _set_participants(Speaker, "talk", talk, speakers, people_by_slug)
     for row in data["awards"]:
         row = _with_publication(row)
         recipients = row.pop("recipients")
-        award, _ = Award.objects.update_or_create(
-            name=row.pop("name"), date=row.pop("date"), defaults=row
-        )
+        award = upsert(Award, row, name=row.pop("name"), date=row.pop("date"))
         _set_participants(Recipient, "award", award, recipients, people_by_slug)
     return len(data["talks"]), len(data["awards"])
 
@@ -188,9 +197,6 @@ def _with_publication(row):
 def _set_participants(model, parent_field, parent, entries, people_by_slug):
     for position, entry in enumerate(entries, start=1):
         person = people_by_slug.get(entry)
-        model.objects.update_or_create(
-            **{parent_field: parent},
-            position=position,
-            defaults={"person": person, "name": "" if person else entry},
-        )
+        defaults = {"person": person, "name": "" if person else entry}
+        upsert(model, defaults, **{parent_field: parent}, position=position)
     model.objects.filter(**{parent_field: parent}, position__gt=len(entries)).delete()

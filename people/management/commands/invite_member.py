@@ -1,0 +1,77 @@
+"""Give a lab member a login: create or link their account and send a password-set link."""
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import send_mail
+from django.core.management.base import BaseCommand, CommandError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from labsite.admin import LAB_MEMBER_GROUP
+from people.models import Person
+
+# Mail backends that only print or drop messages: the printed link is the delivery then.
+NON_DELIVERING = ("console.EmailBackend", "dummy.EmailBackend")
+
+
+class Command(BaseCommand):
+    help = (
+        "Create (or link) the login account of the member with this slug, as a Lab member, "
+        "and print (and e-mail, when e-mail is set up) a one-time link to set a password."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("email")
+
+    @transaction.atomic
+    def handle(self, *args, slug, email, **options):
+        try:
+            validate_email(email)
+        except Exception:
+            raise CommandError(f"“{email}” is not an e-mail address.") from None
+        person = Person.objects.filter(slug=slug).first()
+        if person is None:
+            raise CommandError(f"No member has the slug “{slug}”.")
+        User = get_user_model()
+        user = person.user or User.objects.filter(email__iexact=email).first()
+        if user is None:
+            user = User(username=slug, email=email, is_staff=True)
+            user.set_unusable_password()
+            user.save()
+        elif Person.objects.filter(user=user).exclude(pk=person.pk).exists():
+            raise CommandError(f"The account {user.username} already belongs to another member.")
+        user.email, user.is_staff = email, True
+        user.save(update_fields=["email", "is_staff"])
+        user.groups.add(Group.objects.get(name=LAB_MEMBER_GROUP))
+        if person.user_id != user.pk:
+            person.user = user
+            person.save(update_fields=["user"])
+        link = password_set_link(user)
+        self.stdout.write(
+            f"{person.name} can log in as “{user.username}” after choosing a password here "
+            f"(the link works once):\n\n    {link}\n"
+        )
+        if not settings.EMAIL_BACKEND.endswith(NON_DELIVERING):
+            send_mail(
+                "Your account on the lab website",
+                f"Hello {person.name},\n\nChoose a password for your account "
+                f"“{user.username}” here:\n\n{link}\n\nThen edit your profile at "
+                f"{settings.SITE_URL}{reverse('admin:index')}\n",
+                settings.DEFAULT_FROM_EMAIL,
+                [email],
+            )
+            self.stdout.write(f"The link was also e-mailed to {email}.")
+
+
+def password_set_link(user):
+    """A link to Django's password-reset form; it stops working once the password is set."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    path = reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
+    return f"{settings.SITE_URL}{path}"
