@@ -15,6 +15,7 @@ def django_on_scratch_database():
         DJANGO_SETTINGS_MODULE="labsite.settings",
         LABSITE_ENV_FILE=os.devnull,
         DEBUG="on",
+        ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
         DATABASE_URL=os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{scratch / 'bench.sqlite3'}"),
         MEDIA_ROOT=str(scratch / "media"),
     )

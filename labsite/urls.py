@@ -13,6 +13,7 @@ from labsite.sitemaps import SITEMAPS
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("news/", views.NewsView.as_view(), name="news"),
+    path("news/feed/", views.NewsFeed(), name="news-feed"),
     path("people/", include("people.urls")),
     path("publications/", include("publications.urls")),
     path("", include("talks.urls")),

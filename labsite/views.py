@@ -1,10 +1,13 @@
 """Site-wide pages: the home page, lab news, robots.txt."""
 
+from django.contrib.syndication.views import Feed
 from django.http import HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django.views.generic import ListView, TemplateView
 
+from labsite.markup import render_inline_markdown
+from labsite.models import LabSettings
 from people.models import NewsItem, Person
 from publications.authors import LIST, author_list, merge_legends
 from publications.models import Publication
@@ -42,6 +45,34 @@ class NewsView(ListView):
 
     def get_queryset(self):
         return NewsItem.objects.published().select_related("person")
+
+
+class NewsFeed(Feed):
+    """Lab and member news for feed readers, newest first."""
+
+    def title(self):
+        return f"{LabSettings.load().name}: news"
+
+    def link(self):
+        return reverse("news")
+
+    def items(self):
+        return NewsItem.objects.published().select_related("person")[:30]
+
+    def item_title(self, item):
+        who = f"{item.person.name}: " if item.person else ""
+        return f"{who}{item.date}"
+
+    def item_description(self, item):
+        return render_inline_markdown(item.text)
+
+    def item_link(self, item):
+        return item.person.get_absolute_url() if item.person else reverse("news")
+
+    def item_guid(self, item):
+        return f"{reverse('news')}#news-{item.pk}"
+
+    item_guid_is_permalink = False
 
 
 @require_GET

@@ -7,7 +7,7 @@ and the cached lab settings, so it makes no query of its own.
 
 from dataclasses import dataclass, field
 
-from django.utils.html import format_html, format_html_join
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from labsite.models import LabSettings
@@ -40,19 +40,21 @@ class Name:
     affiliation_numbers: tuple = ()
 
     def html(self):
+        """This name as HTML. Built with escape() and plain strings rather than format_html:
+        a profile renders thousands of names, and this is most of its cost."""
+        text = escape(self.text)
         if self.is_gap:
-            return format_html('<span class="author-gap">{}</span>', self.text)
-        name = format_html('<a href="{}">{}</a>', self.url, self.text) if self.url else self.text
+            return f'<span class="author-gap">{text}</span>'
+        if self.url:
+            text = f'<a href="{escape(self.url)}">{text}</a>'
         if self.is_context:
-            name = format_html('<strong class="author-self">{}</strong>', name)
-        sups = format_html_join(
-            "", '<sup class="aff">{}</sup>', ((n,) for n in self.affiliation_numbers)
-        ) + format_html_join(
-            "",
-            '<sup class="marker" title="{}">{}</sup>',
-            ((m.meaning, m.symbol) for m in self.markers),
+            text = f'<strong class="author-self">{text}</strong>'
+        sups = "".join(f'<sup class="aff">{n}</sup>' for n in self.affiliation_numbers)
+        sups += "".join(
+            f'<sup class="marker" title="{escape(m.meaning)}">{escape(m.symbol)}</sup>'
+            for m in self.markers
         )
-        return format_html('<span class="author">{}{}</span>', name, sups)
+        return f'<span class="author">{text}{sups}</span>'
 
     def plain(self):
         return self.text + "".join(m.symbol for m in self.markers)
@@ -70,8 +72,8 @@ class AuthorList:
         return self.plain()
 
     def html(self):
-        items = mark_safe(", ".join(name.html() for name in self.names))
-        return format_html('<span class="authors">{}</span>', items)
+        items = ", ".join(name.html() for name in self.names)
+        return mark_safe(f'<span class="authors">{items}</span>')  # every part escaped
 
     def plain(self):
         text = ", ".join(name.plain() for name in self.names)
@@ -119,7 +121,8 @@ def author_list(publication, context=LIST, person=None, lab=None):
     - `person` in <strong>, found by the person link, never by the printed name;
       other published lab members linked to their profiles;
     - on profiles and lists, lists longer than the lab's limit keep the first names, "…",
-      `person` (even when last) and "…" if more follow; other contexts list everyone;
+      `person` (even when last) and "…" if more follow (with no `person`, every lab member
+      stays visible); detail pages, feeds and exports list everyone;
     - badges ("1st Author", "Co-first", "Corresponding") for `person`;
     - on detail pages, numbered affiliations.
     """
@@ -172,19 +175,19 @@ def author_list(publication, context=LIST, person=None, lab=None):
 
 
 def _shorten(names, keep):
-    gap = Name("…", is_gap=True)
-    context_index = next((i for i, n in enumerate(names) if n.is_context), None)
-    result = list(names[:keep])
-    if context_index is not None and context_index >= keep:
-        if context_index > keep:
-            result.append(gap)
-        result.append(names[context_index])
-        if context_index < len(names) - 1:
-            result.append(gap)
-    else:
-        result.append(gap)
-    # two ellipses side by side (a stored gap next to a cut) read as one
-    return [n for i, n in enumerate(result) if not (n.is_gap and i and result[i - 1].is_gap)]
+    """The first `keep` names, the context person (or, on a list about no one in particular,
+    every lab member), and one "…" for each run of names left out."""
+    has_context = any(n.is_context for n in names)
+    shown = [
+        i < keep or n.is_context or (not has_context and bool(n.url)) for i, n in enumerate(names)
+    ]
+    result = []
+    for name, show in zip(names, shown, strict=True):
+        if show:
+            result.append(name)
+        elif not result or not result[-1].is_gap:
+            result.append(Name("…", is_gap=True))
+    return result
 
 
 def role_badges(rows, person):

@@ -70,3 +70,27 @@ def test_lab_settings_refuse_unknown_role_codes(admin_client):
     response = admin_client.post(url, form_data(admin_client.get(url), team_role_order="pi,boss"))
 
     assert "Unknown role code(s): boss." in response.content.decode()
+
+
+def test_news_feed_lists_published_news_with_links_rendered(client):
+    person = factories.PersonFactory(name="Feng Ren", slug="feng-ren")
+    factories.NewsItemFactory(
+        person=person, date="2025-02", text="Mooncake won [Best Paper](https://fast.org)."
+    )
+    factories.NewsItemFactory(person=person, text="Draft", is_published=False)
+
+    xml = client.get("/news/feed/").content.decode()
+
+    assert "<title>Feng Ren: Feb 2025</title>" in xml
+    assert 'Mooncake won &lt;a href="https://fast.org" rel="nofollow noopener"&gt;Best Paper' in xml
+    assert "Draft" not in xml
+
+
+def test_publication_feed_prints_authors_with_the_one_renderer(client):
+    teng = factories.PersonFactory(name="Teng Ma", slug="teng-ma")
+    factories.authored(teng, ["Y Wang", "T Ma"], at=2, co_first=[1, 2], title="LightDSA")
+
+    xml = client.get("/publications/feed/").content.decode()
+
+    assert "<title>LightDSA</title>" in xml
+    assert "Y Wang*, T Ma* (* equal contribution)" in xml

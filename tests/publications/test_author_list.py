@@ -181,3 +181,15 @@ def test_detail_context_numbers_affiliations():
 
     assert authors.affiliations == ["Tsinghua", "Moonshot AI"]
     assert [n.affiliation_numbers for n in authors.names] == [(1,), (2,), (1,)]
+
+
+def test_shortened_list_about_no_one_keeps_every_lab_member_visible(teng):
+    feng = PersonFactory(name="Feng Ren", slug="feng-ren")
+    names = ["R Qin", "Z Li", "W He", "J Cui", "H Tang", "F Ren", "T Ma", "S Cai", "Y Zhang",
+             "M Zhang", "Y Wu", "W Zheng", "X Xu"]  # fmt: skip
+    paper = authored(teng, names, at=7)
+    paper.authorships.filter(position=6).update(person=feng)
+
+    texts = [n.text for n in _render(paper, LIST).names]
+
+    assert texts == ["R Qin", "Z Li", "W He", "…", "F Ren", "T Ma", "…"]
