@@ -62,7 +62,8 @@ class Person(models.Model):
         "so browsers choose the right font.",
     )
     slug = models.SlugField(
-        unique=True, help_text="The profile's address: /people/<slug>/. Lowercase, e.g. teng-ma."
+        unique=True,
+        help_text="The end of the profile's address, e.g. teng-ma for /people/teng-ma/.",
     )
     name_variants = models.TextField(
         blank=True,

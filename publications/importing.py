@@ -34,6 +34,7 @@ from simple_history.utils import bulk_create_with_history
 
 from labsite.identifiers import normalize_doi, normalize_orcid
 from labsite.partial_dates import PartialDate
+from labsite.slugs import unique_slug
 from people.models import Person, normalize_name
 from publications.models import Authorship, Publication, Venue
 
@@ -760,7 +761,7 @@ def _create_all(plans, venues, user):
         publication.arxiv_id = record.arxiv_id
         if record.url.lower().endswith(".pdf"):
             publication.pdf_url = record.url
-        publication.slug = publication.unique_slug(taken)
+        publication.slug = unique_slug(publication, publication.display_title, taken=taken)
         taken.add(publication.slug)
         item.publication = publication
     publications = [item.publication for item in plans]

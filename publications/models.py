@@ -6,11 +6,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.text import slugify
 from simple_history.models import HistoricalRecords
 
 from labsite.identifiers import OrcidField, normalize_doi
 from labsite.partial_dates import PartialDateField
+from labsite.slugs import unique_slug
 from people.models import Person
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
@@ -141,7 +141,7 @@ class Publication(models.Model):
         max_length=120,
         unique=True,
         blank=True,
-        help_text="The page address /publications/<slug>/. Leave empty to make one from the title.",
+        help_text="The end of the paper's address (/publications/…/). Leave empty to make one.",
     )
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CONFERENCE)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PUBLISHED)
@@ -247,7 +247,7 @@ class Publication(models.Model):
     def save(self, *args, **kwargs):
         self.doi = normalize_doi(self.doi) if self.doi else ""
         if not self.slug:
-            self.slug = self.unique_slug()
+            self.slug = unique_slug(self, self.display_title)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -276,22 +276,6 @@ class Publication(models.Model):
             errors["citations_read_on"] = "Say when the citation count was read."
         if errors:
             raise ValidationError(errors)
-
-    def unique_slug(self, taken=None):
-        """A slug from the title's first words and the year, suffixed -2, -3… past the slugs
-        in `taken` (read from the database when not given: one query)."""
-        words = slugify(self.display_title).split("-")
-        base = "-".join(words[:8]).strip("-")[:90] or self.kind
-        if self.date:
-            base = f"{base}-{self.date.year}"
-        if taken is None:
-            others = Publication.objects.filter(slug__startswith=base).exclude(pk=self.pk)
-            taken = set(others.values_list("slug", flat=True))
-        slug, n = base, 1
-        while slug in taken:
-            n += 1
-            slug = f"{base}-{n}"
-        return slug
 
     def park_authorships(self):
         """Move every author row above the real positions, so rows can then be renumbered in

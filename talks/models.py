@@ -4,11 +4,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.text import slugify
 from simple_history.models import HistoricalRecords
 
 from labsite.markup import detect_language
 from labsite.partial_dates import PartialDateField
+from labsite.slugs import unique_slug
 from people.models import Person
 from publications.models import Publication
 
@@ -97,7 +97,7 @@ class Talk(models.Model):
     def save(self, *args, **kwargs):
         self.language = self.language or detect_language(self.title)
         if not self.slug:
-            self.slug = _unique_slug(self, self.title, Talk)
+            self.slug = unique_slug(self, self.title, words=12)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -232,17 +232,3 @@ class Recipient(Participant):
                 condition=Q(person__isnull=False) | ~Q(name=""), name="recipient_person_or_name"
             ),
         ]
-
-
-def _unique_slug(instance, text, model):
-    """The text's slug and the year, suffixed -2, -3… past slugs in use (one query)."""
-    base = slugify(text)[:80].strip("-") or model._meta.model_name
-    if instance.date and not base.endswith(str(instance.date.year)):
-        base = f"{base}-{instance.date.year}"
-    others = model.objects.filter(slug__startswith=base).exclude(pk=instance.pk)
-    taken = set(others.values_list("slug", flat=True))
-    slug, n = base, 1
-    while slug in taken:
-        n += 1
-        slug = f"{base}-{n}"
-    return slug

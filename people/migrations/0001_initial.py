@@ -55,7 +55,7 @@ class Migration(migrations.Migration):
                 (
                     "slug",
                     models.SlugField(
-                        help_text="The profile's address: /people/<slug>/. Lowercase, e.g. teng-ma.",
+                        help_text="The end of the profile's address, e.g. teng-ma for /people/teng-ma/.",
                         unique=True,
                     ),
                 ),

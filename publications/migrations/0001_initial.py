@@ -91,7 +91,7 @@ class Migration(migrations.Migration):
                     "slug",
                     models.SlugField(
                         blank=True,
-                        help_text="The page address /publications/<slug>/. Leave empty to make one from the title.",
+                        help_text="The end of the paper's address (/publications/…/). Leave empty to make one.",
                         max_length=120,
                         unique=True,
                     ),
