@@ -19,12 +19,19 @@ CROSSREF_ORDER = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def members(db):
+@pytest.fixture(params=["by ORCID", "by name"])
+def members(request, db):
+    """Teng Ma and Feng Ren, recognised by their ORCID iDs or, without them, by name."""
+    with_orcid = request.param == "by ORCID"
     teng = PersonFactory(
-        name="Teng Ma", native_name="马腾", slug="teng-ma", orcid="0000-0002-7104-1526"
+        name="Teng Ma",
+        native_name="马腾",
+        slug="teng-ma",
+        orcid="0000-0002-7104-1526" if with_orcid else "",
     )
-    feng = PersonFactory(name="Feng Ren", slug="feng-ren", orcid="0009-0006-3599-4086")
+    feng = PersonFactory(
+        name="Feng Ren", slug="feng-ren", orcid="0009-0006-3599-4086" if with_orcid else ""
+    )
     return teng, feng
 
 
