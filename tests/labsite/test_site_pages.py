@@ -1,4 +1,8 @@
+import io
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
 
 from labsite.models import LabSettings
 from tests import factories
@@ -94,3 +98,32 @@ def test_publication_feed_prints_authors_with_the_one_renderer(client):
 
     assert "<title>LightDSA</title>" in xml
     assert "Y Wang*, T Ma* (* equal contribution)" in xml
+
+
+def test_lab_logo_upload_is_reencoded_and_shown_in_the_header(admin_client, client):
+    buffer = io.BytesIO()
+    Image.new("RGBA", (1200, 400), (10, 80, 160, 255)).save(buffer, "PNG")
+    url = "/admin/labsite/labsettings/1/change/"
+    LabSettings.load()
+    logo = SimpleUploadedFile("logo.png", buffer.getvalue() + b"<script>x</script>")
+
+    admin_client.post(url, form_data(admin_client.get(url), logo=logo))
+
+    lab = LabSettings.load()
+    stored = Image.open(lab.logo.path)
+    assert stored.format == "PNG" and stored.size == (480, 160)
+    assert "logo" not in lab.logo.name
+    assert (
+        f'<img src="{lab.logo.url}" alt="" class="site-logo">' in client.get("/").content.decode()
+    )
+
+
+def test_lab_logo_refuses_svg(admin_client):
+    url = "/admin/labsite/labsettings/1/change/"
+    LabSettings.load()
+    svg = SimpleUploadedFile("logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"/>')
+
+    response = admin_client.post(url, form_data(admin_client.get(url), logo=svg))
+
+    assert "SVG files are not accepted" in response.content.decode()
+    assert not LabSettings.load().logo
