@@ -79,15 +79,13 @@ class LabModelAdmin(SimpleHistoryAdmin):
         return self.owner_lookup is None or self.owns(request, obj)
 
     def has_change_permission(self, request, obj=None):
-        if not super().has_change_permission(request, obj):
-            return False
-        if self.is_member_editor(request) and self.owner_lookup is None:
-            return False
-        return self.owns(request, obj)
+        return super().has_change_permission(request, obj) and self._may_edit(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        if not super().has_delete_permission(request, obj):
-            return False
+        return super().has_delete_permission(request, obj) and self._may_edit(request, obj)
+
+    def _may_edit(self, request, obj):
+        """Members never edit shared reference data, and edit only rows they own."""
         if self.is_member_editor(request) and self.owner_lookup is None:
             return False
         return self.owns(request, obj)

@@ -640,25 +640,23 @@ def _title_key(title, year):
     return ("title", re.sub(r"[\W_]+", "", text), year)
 
 
-def _publication_keys(publication):
-    keys = []
-    if publication.doi:
-        keys.append(("doi", publication.doi))
-    if publication.arxiv_id:
-        keys.append(("arxiv", publication.arxiv_id))
-    if publication.title:
-        keys.append(_title_key(publication.title, publication.year))
+def _work_keys(doi, arxiv_id, title, year):
+    """The keys a work is recognised by, strongest first: DOI, arXiv id, title and year."""
+    keys = [("doi", doi)] if doi else []
+    if arxiv_id:
+        keys.append(("arxiv", arxiv_id))
+    if title:
+        keys.append(_title_key(title, year))
     return keys
+
+
+def _publication_keys(publication):
+    return _work_keys(publication.doi, publication.arxiv_id, publication.title, publication.year)
 
 
 def _record_keys(record):
-    keys = []
-    if record.doi:
-        keys.append(("doi", record.doi))
-    if record.arxiv_id:
-        keys.append(("arxiv", record.arxiv_id))
-    keys.append(_title_key(record.title, record.date.year if record.date else None))
-    return keys
+    year = record.date.year if record.date else None
+    return _work_keys(record.doi, record.arxiv_id, record.title, year) or [_title_key("", year)]
 
 
 def _work_key(record):

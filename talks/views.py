@@ -24,9 +24,24 @@ def _person_field():
     )
 
 
-class TalkFilter(forms.Form):
-    model = Talk
+class _ListFilter(forms.Form):
+    """Filters a dated list by person and kind; subclasses add their own fields to `exact`."""
+
+    model = None
+    exact = ("kind",)
     person = _person_field()
+
+    def apply(self, rows):
+        self.is_valid()
+        data = self.cleaned_data
+        if data.get("person"):
+            rows = rows.for_person(data["person"])
+        return rows.filter(**{name: data[name] for name in self.exact if data.get(name)})
+
+
+class TalkFilter(_ListFilter):
+    model = Talk
+    exact = ("kind", "language")
     kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *Talk.Kind.choices])
     language = forms.ChoiceField(required=False)
 
@@ -37,31 +52,10 @@ class TalkFilter(forms.Form):
             (code, language_name(code)) for code in codes.distinct()
         ]
 
-    def apply(self, talks):
-        self.is_valid()
-        data = self.cleaned_data
-        if data.get("person"):
-            talks = talks.for_person(data["person"])
-        if data.get("kind"):
-            talks = talks.filter(kind=data["kind"])
-        if data.get("language"):
-            talks = talks.filter(language=data["language"])
-        return talks
 
-
-class AwardFilter(forms.Form):
+class AwardFilter(_ListFilter):
     model = Award
-    person = _person_field()
     kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *Award.Kind.choices])
-
-    def apply(self, awards):
-        self.is_valid()
-        data = self.cleaned_data
-        if data.get("person"):
-            awards = awards.for_person(data["person"])
-        if data.get("kind"):
-            awards = awards.filter(kind=data["kind"])
-        return awards
 
 
 class _FilteredListView(ListView):
