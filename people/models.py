@@ -6,7 +6,6 @@ import unicodedata
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator
 from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
@@ -14,10 +13,9 @@ from simple_history.models import HistoricalRecords
 from labsite import images
 from labsite.identifiers import OrcidField
 from labsite.partial_dates import PartialDateField, format_range, has_ended
+from labsite.weblinks import WebURLField
 
 PHOTO_SIZES = (480, 192)  # profile header and team card, both at twice their CSS size
-
-validate_web_url = URLValidator(schemes=["http", "https"])
 
 
 class PersonQuerySet(models.QuerySet):
@@ -248,7 +246,7 @@ class Link(ProfileSection):
     label = models.CharField(
         max_length=100, blank=True, help_text="Leave empty to use the kind's name."
     )
-    url = models.URLField("URL", max_length=500, validators=[validate_web_url])
+    url = WebURLField("URL")
 
     class Meta:
         ordering = ["person", "order", "pk"]
@@ -367,7 +365,7 @@ class Service(ProfileSection):
     organization = models.CharField(
         max_length=300, blank=True, help_text="Conference, journal or committee."
     )
-    url = models.URLField("URL", max_length=500, blank=True)
+    url = WebURLField("URL", blank=True)
     start = PartialDateField(null=True, blank=True)
     end = PartialDateField(null=True, blank=True)
 
@@ -390,7 +388,7 @@ class Project(ProfileSection):
     """A project or open-source work, with an optional hand-read figure such as stars."""
 
     name = models.CharField(max_length=200)
-    url = models.URLField("URL", max_length=500, blank=True)
+    url = WebURLField("URL", blank=True)
     role = models.CharField(
         max_length=100, blank=True, help_text="e.g. Maintainer, Committer, Contributor, Lead."
     )
@@ -407,9 +405,7 @@ class Project(ProfileSection):
     figure_label = models.CharField(
         max_length=60, blank=True, help_text="What the figure counts, e.g. “GitHub stars”."
     )
-    figure_source = models.URLField(
-        max_length=500, blank=True, help_text="Where the figure was read."
-    )
+    figure_source = WebURLField(max_length=500, blank=True, help_text="Where the figure was read.")
     figure_read_on = models.DateField(
         null=True, blank=True, help_text="When the figure was read; required with a figure."
     )
@@ -445,7 +441,7 @@ class Contribution(ProfileSection):
 
     project = models.CharField(max_length=200)
     title = models.CharField(max_length=300)
-    url = models.URLField("URL", max_length=500, blank=True)
+    url = WebURLField("URL", blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.MERGED)
     date = PartialDateField(null=True, blank=True)
 
@@ -463,7 +459,7 @@ class Writing(ProfileSection):
 
     title = models.CharField(max_length=300)
     outlet = models.CharField(max_length=200, blank=True, help_text="e.g. “LMSYS Blog”.")
-    url = models.URLField("URL", max_length=500, blank=True)
+    url = WebURLField("URL", blank=True)
     date = PartialDateField(null=True, blank=True)
     summary = models.TextField(blank=True, help_text="Markdown.")
 
@@ -482,7 +478,7 @@ class ReportedFigure(ProfileSection):
     label = models.CharField(max_length=60, help_text="e.g. “Citations”, “h-index”.")
     value = models.CharField(max_length=40, help_text="As read, e.g. “680+”.")
     source = models.CharField(max_length=100, help_text="Where it was read, e.g. “Google Scholar”.")
-    source_url = models.URLField(max_length=500, blank=True)
+    source_url = WebURLField(blank=True)
     read_on = models.DateField(help_text="When it was read.")
 
     class Meta:

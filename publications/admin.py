@@ -14,6 +14,7 @@ from labsite.admin import (
     MemberRowsInline,
     YearFilter,
     member_filter,
+    member_person,
 )
 from people.models import Person
 from publications import importing, sources
@@ -211,6 +212,12 @@ class PublicationAdmin(LabModelAdmin):
             return self._confirm_import(request)
         is_post = request.method == "POST"
         form = ImportForm(request.POST, request.FILES) if is_post else ImportForm()
+        if self.is_member_editor(request):
+            # A member imports their own ORCID works, not a colleague's.
+            own = member_person(request.user)
+            form.fields["orcid_person"].queryset = Person.objects.filter(
+                pk=own.pk if own else None
+            ).exclude(orcid="")
         if is_post and form.is_valid():
             try:
                 records = form.records(self.http_client)
@@ -218,7 +225,8 @@ class PublicationAdmin(LabModelAdmin):
                 form.add_error(None, str(problem))
             else:
                 request.session[IMPORT_SESSION_KEY] = [r.to_json() for r in records]
-                return self._import_page(request, form=None, plans=importing.plan(records))
+                plans = importing.plan(records, editable=self._importable(request))
+                return self._import_page(request, form=None, plans=plans)
         return self._import_page(request, form=form)
 
     def _confirm_import(self, request):
@@ -226,7 +234,8 @@ class PublicationAdmin(LabModelAdmin):
         if stored is None:
             messages.error(request, "That import preview has expired; start again.")
             return redirect("admin:publications_publication_import")
-        plans = importing.plan([importing.Record.from_json(data) for data in stored])
+        records = [importing.Record.from_json(data) for data in stored]
+        plans = importing.plan(records, editable=self._importable(request))
         for number, plan in enumerate(plans):
             for index, author in enumerate(plan.record.authors):
                 choice = request.POST.get(f"author-{number}-{index}")
@@ -247,6 +256,11 @@ class PublicationAdmin(LabModelAdmin):
         del request.session[IMPORT_SESSION_KEY]
         messages.success(request, f"Import done: {summary}.")
         return redirect(reverse("admin:publications_publication_changelist"))
+
+    def _importable(self, request):
+        """The papers an import by this user may update: all for lab admins, else the ones
+        the member may edit here (those they author)."""
+        return None if not self.is_member_editor(request) else self.get_queryset(request)
 
     def _import_page(self, request, form, plans=None):
         context = {

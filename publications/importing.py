@@ -14,8 +14,8 @@ written:
    links, the selected flag.
 """
 
+import copy
 import datetime
-import functools
 import html
 import json
 import logging
@@ -35,10 +35,15 @@ from simple_history.utils import bulk_create_with_history
 from labsite.identifiers import normalize_doi, normalize_orcid
 from labsite.partial_dates import PartialDate
 from labsite.slugs import unique_slug
+from labsite.weblinks import is_web_url
 from people.models import Person, normalize_name
 from publications.models import Authorship, Publication, Venue
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
+# Decoding LaTeX costs about 5-10 µs a character for math and macros (plain text costs
+# nothing): one import decodes at most this much of it, so a hostile file cannot hold a
+# worker for minutes. A real lab's .bib of 2,000 entries has far less.
+MAX_LATEX_CHARS = 300_000
 CROSSREF_WORKS = "https://api.crossref.org/works/"
 ORCID_WORKS = "https://pub.orcid.org/v3.0/{orcid}/works"
 
@@ -188,30 +193,14 @@ class Record:
         data["authors"] = [AuthorRecord(**a) for a in data["authors"]]
         return cls(**data)
 
-    def source_values(self):
-        return {
-            "title": self.title,
-            "kind": self.kind,
-            "status": self.status,
-            "date": self.date,
-            "volume": self.volume,
-            "issue": self.issue,
-            "pages": self.pages,
-            "publisher": self.publisher,
-            "doi": self.doi,
-            "abstract": self.abstract,
-            "citation_count": self.citation_count,
-            "citations_read_on": self.citations_read_on,
-            "citations_source": self.citations_source,
-        }
-
 
 @dataclass
 class Plan:
     record: Record
     action: str
-    publication: Publication | None = None
+    publication: Publication | None = None  # the existing work it updates, if any
     changes: list = field(default_factory=list)  # names of fields that would change
+    candidate: Publication | None = None  # the work as applying would leave it (unsaved)
 
     @property
     def problems(self):
@@ -233,7 +222,7 @@ def read_crossref_json(text, label="Crossref file"):
     """Records from Crossref work JSON: {"message": {...}} or {"message": {"items": [...]}}."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
         raise ImportProblem(f"{label} is not valid JSON: {error}") from None
     message = data.get("message") if isinstance(data, dict) else None
     if not isinstance(message, dict):
@@ -244,67 +233,144 @@ def read_crossref_json(text, label="Crossref file"):
     return [crossref_record(item, f"{label}, item {n}") for n, item in enumerate(items, start=1)]
 
 
+class _Fields:
+    """One object of a JSON source read with its types checked: a value of the wrong type
+    becomes a problem of the record and reads as empty, never an exception."""
+
+    def __init__(self, data, record, where=""):
+        self.data = data if isinstance(data, dict) else {}
+        self.record = record
+        self.where = where
+
+    def _wrong(self, key, expected):
+        problem = f"{self.where}“{key}” is not {expected}"
+        if problem not in self.record.problems:
+            self.record.problems.append(problem)
+
+    def text(self, key, *, first=False):
+        """A string (or number) value; with `first`, also the first item of a list of them."""
+        value = self.data.get(key)
+        if first and isinstance(value, list):
+            value = value[0] if value else None
+        if value is None:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            self._wrong(key, "text")
+            return ""
+        return _squash(str(value))
+
+    def items(self, key):
+        value = self.data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self._wrong(key, "a list")
+            return []
+        return value
+
+    def obj(self, key):
+        value = self.data.get(key)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self._wrong(key, "an object")
+            return {}
+        return value
+
+    def whole_number(self, key):
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self._wrong(key, "a whole number")
+            return None
+        return value
+
+
 def crossref_record(work, fallback_label):
     if not isinstance(work, dict):
         return Record(label=fallback_label, problems=["not a Crossref work object"])
-    doi = _clean_doi(work.get("DOI", ""))
-    record = Record(label=f"DOI {doi}" if doi else fallback_label, doi=doi)
-    if work.get("DOI") and not doi:
-        record.problems.append(f"invalid DOI “{work.get('DOI')}”")
-    title = _first(work.get("title"))
-    subtitle = _first(work.get("subtitle"))
-    record.title = _squash(f"{title}: {subtitle}" if title and subtitle else title)
-    record.kind = CROSSREF_KINDS.get(work.get("type"), Kind.OTHER)
-    if work.get("type") == "posted-content" or record.kind == Kind.PREPRINT:
+    record = Record(label=fallback_label)
+    work = _Fields(work, record)
+    raw_doi = work.text("DOI")
+    record.doi = _clean_doi(raw_doi)
+    if record.doi:
+        record.label = f"DOI {record.doi}"
+    elif raw_doi:
+        record.problems.append(f"invalid DOI “{raw_doi[:200]}”")
+    title, subtitle = work.text("title", first=True), work.text("subtitle", first=True)
+    record.title = f"{title}: {subtitle}" if title and subtitle else title
+    crossref_type = work.text("type")
+    record.kind = CROSSREF_KINDS.get(crossref_type, Kind.OTHER)
+    if crossref_type == "posted-content" or record.kind == Kind.PREPRINT:
         record.status = Publication.Status.PREPRINT
-    record.venue_name = _squash(_first(work.get("container-title")))
+    record.venue_name = work.text("container-title", first=True)
     record.venue_short = _venue_short_name(
-        _squash(_first(work.get("short-container-title"))), record.venue_name
+        work.text("short-container-title", first=True), record.venue_name
     )
-    record.issns = [i for i in work.get("ISSN", []) if isinstance(i, str)]
+    record.issns = [i for i in work.items("ISSN") if isinstance(i, str) and _ISSN.match(i)]
     record.date = _crossref_date(work)
-    record.volume = str(work.get("volume", ""))
-    record.issue = str(work.get("issue", ""))
-    record.pages = _pages(str(work.get("page", "")))
-    record.publisher = _squash(work.get("publisher", ""))
-    record.abstract = jats_to_text(work.get("abstract", ""))
-    if isinstance(work.get("is-referenced-by-count"), int):
-        record.citation_count = work["is-referenced-by-count"]
-        record.citations_read_on = _date_parts(work.get("indexed")) or datetime.date.today()
+    record.volume = work.text("volume")
+    record.issue = work.text("issue")
+    record.pages = _pages(work.text("page"))
+    record.publisher = work.text("publisher")
+    record.abstract = jats_to_text(work.text("abstract"))
+    count = work.whole_number("is-referenced-by-count")
+    if count is not None:
+        record.citation_count = count
+        record.citations_read_on = _full_date(work.obj("indexed")) or datetime.date.today()
         record.citations_source = "Crossref"
-    for author in work.get("author", []):
+    for number, author in enumerate(work.items("author"), start=1):
         if not isinstance(author, dict):
+            record.problems.append(f"author {number} is not an object")
             continue
-        affiliations = author.get("affiliation") or [{}]
+        author = _Fields(author, record, f"author {number}: ")
+        affiliations = author.items("affiliation")
+        first = affiliations[0] if affiliations and isinstance(affiliations[0], dict) else {}
         record.authors.append(
             AuthorRecord(
-                given=_squash(author.get("given", "")),
-                family=_squash(author.get("family") or author.get("name", "")),
-                orcid=_clean_orcid(author.get("ORCID", "")),
-                affiliation=_squash(affiliations[0].get("name", "")),
+                given=author.text("given"),
+                family=author.text("family") or author.text("name"),
+                orcid=_clean_orcid(author.text("ORCID")),
+                affiliation=_Fields(first, record, f"author {number}: ").text("name"),
             )
         )
     _check(record)
     return record
 
 
+_ISSN = re.compile(r"^\d{4}-\d{3}[\dXx]$")
+
+
+def _date_parts(value):
+    """The leading whole numbers of a Crossref date's first "date-parts" list."""
+    parts = value.get("date-parts") if isinstance(value, dict) else None
+    if not (isinstance(parts, list) and parts and isinstance(parts[0], list)):
+        return []
+    numbers = []
+    for part in parts[0]:
+        if isinstance(part, bool) or not isinstance(part, int):
+            break
+        numbers.append(part)
+    return numbers
+
+
 def _crossref_date(work):
     for key in ("issued", "published-print", "published-online", "published"):
-        parts = (work.get(key) or {}).get("date-parts") or [[]]
-        parts = [p for p in (parts[0] or []) if isinstance(p, int)][:2]
+        parts = _date_parts(work.obj(key))[:2]
         if parts:
             try:
                 return PartialDate(*parts)
-            except ValueError:
+            except (ValueError, OverflowError):
                 continue
     return None
 
 
-def _date_parts(value):
-    parts = ((value or {}).get("date-parts") or [[]])[0] or []
+def _full_date(value):
+    parts = _date_parts(value)
     try:
         return datetime.date(*parts[:3]) if len(parts) >= 3 else None
-    except (TypeError, ValueError):
+    except (ValueError, OverflowError):
         return None
 
 
@@ -356,6 +422,8 @@ def read_bibtex(text, label="BibTeX file"):
                 middlewares.SplitNameParts(),
             ],
         )
+    except RecursionError:
+        raise ImportProblem(f"{label} nests braces too deeply to be read as BibTeX.") from None
     finally:
         parser_log.level = level
     records = []
@@ -370,36 +438,71 @@ def read_bibtex(text, label="BibTeX file"):
             where = f"line {start + 1}" if start is not None else "an entry"
             problem = "cannot be parsed as BibTeX (check its braces and commas)"
         records.append(Record(label=f"{label}, {where}", problems=[problem]))
-    records += [bibtex_record(entry, label) for entry in library.entries]
+    latex = LatexDecoder()
+    records += [bibtex_record(entry, label, latex) for entry in library.entries]
     if not records:
         raise ImportProblem(f"{label} holds no BibTeX entries.")
     return records
 
 
-@functools.lru_cache(maxsize=8192)
+class LatexDecoder:
+    """LaTeX to Unicode ("M{\\\"u}ller" → "Müller", "12--24" → "12–24") through pylatexenc,
+    the decoder bibtexparser itself uses, with its context built once. Plain values are
+    returned untouched; values that need the parser count against `budget` characters, and
+    past it `decode` raises ImportProblem for the whole source."""
+
+    def __init__(self, budget=MAX_LATEX_CHARS):
+        self.budget = budget
+        self.cache = {}
+
+    def decode(self, value):
+        """The text of `value`; ValueError when its LaTeX cannot be read."""
+        if not re.search(r"[\\{}~$]|--", value):
+            return value
+        if value in self.cache:
+            return self.cache[value]
+        if not _NEEDS_LATEX_PARSER.search(value):
+            # Only protective braces, dashes and escaped specials: the common case, done directly.
+            text = value
+            for latex, plain in _SIMPLE_LATEX:
+                text = text.replace(latex, plain)
+        else:
+            self.budget -= len(value)
+            if self.budget < 0:
+                raise ImportProblem(
+                    f"This file holds more LaTeX markup than one import decodes (over "
+                    f"{MAX_LATEX_CHARS:,} characters of it); split it into smaller files."
+                )
+            try:
+                walker = LatexWalker(value, latex_context=_LATEX_CONTEXT, tolerant_parsing=True)
+                text = _LATEX_TEXT.nodelist_to_text(walker.get_latex_nodes()[0])
+            except (RecursionError, IndexError, KeyError, TypeError, ValueError) as error:
+                raise ValueError("its LaTeX cannot be read") from error
+        self.cache[value] = text
+        return text
+
+
 def latex_to_text(value):
-    """LaTeX to Unicode ("M{\\\"u}ller" → "Müller", "12--24" → "12–24") through pylatexenc, the
-    decoder bibtexparser itself uses; plain values are returned untouched, and the LaTeX
-    context is built once rather than per value."""
-    if not re.search(r"[\\{}~$]|--", value):
-        return value
-    if not _NEEDS_LATEX_PARSER.search(value):
-        # Only protective braces, dashes and escaped specials: the common case, done directly.
-        for latex, text in _SIMPLE_LATEX:
-            value = value.replace(latex, text)
-        return value
-    walker = LatexWalker(value, latex_context=_LATEX_CONTEXT, tolerant_parsing=True)
-    return _LATEX_TEXT.nodelist_to_text(walker.get_latex_nodes()[0])
+    """One value decoded, outside an import (no shared budget)."""
+    return LatexDecoder().decode(value)
 
 
-def bibtex_record(entry, label):
+def bibtex_record(entry, label, latex=None):
+    latex = latex or LatexDecoder()
     fields = {key.lower(): value for key, value in entry.fields_dict.items()}
+    record = Record(label=f"{label}, entry “{entry.key}”")
+
+    def decoded(text, name):
+        try:
+            return latex.decode(text)
+        except ValueError:
+            record.problems.append(f"the LaTeX in its {name} cannot be read")
+            return ""
 
     def value(name, latex=True):
         raw = str(fields[name].value) if name in fields and fields[name].value is not None else ""
-        return _squash(latex_to_text(raw) if latex else raw.strip("{}"))
+        return _squash(decoded(raw, name) if latex else raw.strip("{}"))
 
-    record = Record(label=f"{label}, entry “{entry.key}”")
     entry_type = entry.entry_type.lower()
     if entry_type not in BIBTEX_KINDS:
         record.problems.append(f"unknown entry type @{entry.entry_type}")
@@ -433,7 +536,10 @@ def bibtex_record(entry, label):
         given = " ".join(parts.first) if parts else ""
         family = " ".join([*parts.von, *parts.last]) if parts else str(name)
         record.authors.append(
-            AuthorRecord(given=_squash(latex_to_text(given)), family=_squash(latex_to_text(family)))
+            AuthorRecord(
+                given=_squash(decoded(given, "author names")),
+                family=_squash(decoded(family, "author names")),
+            )
         )
     _check(record)
     return record
@@ -508,40 +614,48 @@ def read_orcid_works(person, client):
     if not isinstance(groups, list):
         raise ImportProblem(f"ORCID's answer for {person.orcid} has no works list.")
     records = []
-    for group in groups:
-        summaries = group.get("work-summary") or []
+    for number, group in enumerate(groups, start=1):
+        record = Record(label=f"ORCID work {number}")
+        summaries = _Fields(group, record).items("work-summary")
         if not summaries:
+            if record.problems:
+                records.append(record)
             continue
-        summary = summaries[0]
-        ids = {
-            e.get("external-id-type", "").lower(): e.get("external-id-value", "")
-            for e in ((summary.get("external-ids") or {}).get("external-id") or [])
-        }
+        summary = _Fields(summaries[0], record)
+        ids = {}
+        for entry in summary.obj("external-ids").get("external-id") or []:
+            entry = _Fields(entry, record, "external id: ")
+            ids.setdefault(entry.text("external-id-type").lower(), entry.text("external-id-value"))
         if ids.get("doi") and _clean_doi(ids["doi"]):
             records.append(fetch_doi(ids["doi"], client))
             continue
-        title = ((summary.get("title") or {}).get("title") or {}).get("value", "")
-        label = f"ORCID work “{title[:60]}”" if title else f"ORCID work {summary.get('put-code')}"
-        record = Record(
-            label=label,
-            title=_squash(title),
-            kind=ORCID_KINDS.get(summary.get("type"), Kind.OTHER),
-            venue_name=_squash((summary.get("journal-title") or {}).get("value", "")),
-            arxiv_id=ids.get("arxiv", "").removeprefix("arXiv:"),
-            authors=[
-                AuthorRecord(is_unlisted=True),
-                AuthorRecord(given=person.name.rpartition(" ")[0],
-                             family=person.name.rpartition(" ")[2], orcid=person.orcid),
-                AuthorRecord(is_unlisted=True),
-            ],
-        )  # fmt: skip
+        title = _Fields(summary.obj("title"), record).obj("title")
+        record.title = _Fields(title, record, "title: ").text("value")
+        if record.title:
+            record.label = f"ORCID work “{record.title[:60]}”"
+        record.kind = ORCID_KINDS.get(summary.text("type"), Kind.OTHER)
+        record.venue_name = _Fields(summary.obj("journal-title"), record).text("value")
         record.venue_short = _venue_short_name("", record.venue_name)
+        record.arxiv_id = ids.get("arxiv", "").removeprefix("arXiv:")
+        given, _, family = person.name.rpartition(" ")
+        record.authors = [
+            AuthorRecord(is_unlisted=True),
+            AuthorRecord(given=given, family=family, orcid=person.orcid),
+            AuthorRecord(is_unlisted=True),
+        ]
         if record.kind == Kind.PREPRINT:
             record.status = Publication.Status.PREPRINT
-        date = summary.get("publication-date") or {}
-        parts = [(date.get(k) or {}).get("value") for k in ("year", "month")]
-        parts = [int(p) for p in parts if p and str(p).isdigit()]
-        record.date = PartialDate(*parts) if parts else None
+        date = summary.obj("publication-date")
+        parts = []
+        for key in ("year", "month"):
+            text = _Fields(_Fields(date, record).obj(key), record, f"{key}: ").text("value")
+            if not text.isdigit():
+                break
+            parts.append(int(text))
+        try:
+            record.date = PartialDate(*parts) if parts else None
+        except (ValueError, OverflowError):
+            record.problems.append(f"unreadable date “{'-'.join(map(str, parts))}”")
         _check(record)
         records.append(record)
     return records
@@ -550,12 +664,20 @@ def read_orcid_works(person, client):
 # ---------------------------------------------------------------- planning
 
 
-def plan(records, progress=None):
+def plan(records, progress=None, editable=None):
     """Match every record against the lab and say what applying it would do. No writes.
 
-    Two queries in all (people, existing works) plus one per work that already exists."""
+    Every value is checked against the model's rules (types, lengths, constraints) here, so
+    a plan without problems is one `apply` writes as announced. `editable`, when given, is a
+    queryset of the publications the importing user may change (a member: the papers they
+    author); a record matching any other publication is a problem, never an update.
+
+    Three queries in all (people, existing works, venues) plus one per work that already
+    exists and one per new work with a DOI (its uniqueness)."""
     people = _PeopleIndex()
     works = _WorkIndex()
+    venues = _VenueCache()
+    allowed = None if editable is None else set(editable.values_list("pk", flat=True))
     plans = []
     seen = {}
     for number, record in enumerate(records, start=1):
@@ -572,12 +694,97 @@ def plan(records, progress=None):
         seen[key] = record.label
         people.match(record)
         existing = works.find(record)
-        if existing is None:
-            plans.append(Plan(record, NEW))
+        if existing is not None and allowed is not None and existing.pk not in allowed:
+            record.problems.append(
+                f"it is “{existing.display_title}”, a paper you are not an author of; "
+                "ask a lab admin to update it"
+            )
+            plans.append(Plan(record, ERROR, existing))
+            continue
+        candidate, changes = _candidate(existing, record, venues)
+        if record.problems:
+            plans.append(Plan(record, ERROR, existing))
+        elif existing is None:
+            plans.append(Plan(record, NEW, None, changes, candidate))
         else:
-            changes = _changes(existing, record)
-            plans.append(Plan(record, UPDATE if changes else UNCHANGED, existing, changes))
+            action = UPDATE if changes else UNCHANGED
+            plans.append(Plan(record, action, existing, changes, candidate))
     return plans
+
+
+def _candidate(existing, record, venues):
+    """The publication as applying `record` would leave it (unsaved), and the names of what
+    would change. Problems with any value (a type, a length, a rule of the model) go to
+    `record.problems`, so the preview shows them and nothing is written."""
+    publication = copy.copy(existing) if existing is not None else Publication()
+    changes = _merge(publication, record)
+    if publication.venue_id is None:
+        venue = venues.get(record)
+        if venue is not None:
+            publication.venue = venue
+            changes.append("venue")
+            if venue.pk is None:
+                record.problems += _invalid(venue, "new venue ", exclude=["short_name"])
+    record.problems += _invalid(publication)
+    for position, author in enumerate(record.authors, start=1):
+        record.problems += _invalid(
+            _authorship(None, position, author),
+            f"author {position}: ",
+            exclude=["publication", "person"],
+        )
+    if existing is not None and _author_rows(existing) != _author_rows(record):
+        changes.append("authors")
+    return publication, changes
+
+
+def _merge(publication, record):
+    """Put the record's values on `publication` (the one merge rule of the plan and the
+    apply) and return the names of the fields that changed. A value the source lacks never
+    clears one that is there; identifiers and the PDF link only fill empty fields."""
+    changed = []
+    values = {name: getattr(record, name) for name in SOURCE_FIELDS}
+    if record.citation_count is None:
+        # No count in this source: keep the stored count with its date and source.
+        for name in ("citation_count", "citations_read_on", "citations_source"):
+            values.pop(name)
+    if not publication.arxiv_id:
+        values["arxiv_id"] = record.arxiv_id
+    if not publication.pdf_url and record.url.lower().endswith(".pdf") and is_web_url(record.url):
+        values["pdf_url"] = record.url
+    for name, value in values.items():
+        if value in (None, ""):
+            continue
+        if _comparable(getattr(publication, name)) != _comparable(value):
+            setattr(publication, name, value)
+            changed.append(name)
+    return changed
+
+
+def _comparable(value):
+    return value.isoformat() if isinstance(value, PartialDate) else value
+
+
+def _invalid(instance, prefix="", exclude=()):
+    """What the model's own rules say is wrong with `instance`, as problem sentences."""
+    try:
+        instance.clean_fields(exclude=list(exclude))
+        instance.clean()
+    except ValidationError as error:
+        if not hasattr(error, "error_dict"):
+            return [f"{prefix}{message}" for message in error.messages]
+        return [
+            f"{prefix}{_field_label(instance, name)}: {message}"
+            for name, errors in error.error_dict.items()
+            for message in ValidationError(errors).messages
+        ]
+    return []
+
+
+def _field_label(instance, name):
+    try:
+        return str(instance._meta.get_field(name).verbose_name)
+    except Exception:
+        return name
 
 
 class _PeopleIndex:
@@ -663,26 +870,14 @@ def _work_key(record):
     return _record_keys(record)[0]
 
 
-def _changes(publication, record):
-    changed = []
-    for name, value in record.source_values().items():
-        if name == "date":
-            if (publication.date.isoformat() if publication.date else None) != (
-                value.isoformat() if value else None
-            ):
-                changed.append(name)
-        elif (getattr(publication, name) or None) != (value or None):
-            changed.append(name)
-    if publication.venue_id is None and (record.venue_name or record.venue_short):
-        changed.append("venue")
-    stored = [
+def _author_rows(source):
+    """An author list as comparable tuples, from a publication or a record."""
+    if isinstance(source, Record):
+        return [(a.given, a.family, a.orcid, a.affiliation, a.is_unlisted) for a in source.authors]
+    return [
         (a.given_name, a.family_name, a.orcid, a.affiliation, a.is_unlisted)
-        for a in publication.authorships.all()
+        for a in source.authorships.all()
     ]
-    incoming = [(a.given, a.family, a.orcid, a.affiliation, a.is_unlisted) for a in record.authors]
-    if stored != incoming:
-        changed.append("authors")
-    return changed
 
 
 # ---------------------------------------------------------------- applying
@@ -709,12 +904,15 @@ def apply(plans, *, skip_invalid=False, user=None):
     summary = Summary(failed=sum(p.action == ERROR for p in plans))
     if summary.failed and not skip_invalid:
         return summary
-    venues = _VenueCache()
     with transaction.atomic():
-        _create_all([item for item in plans if item.action == NEW], venues, user)
+        for item in plans:
+            venue = item.candidate.venue if item.action in (NEW, UPDATE) else None
+            if venue is not None and venue.pk is None:
+                venue.save()  # a new venue, shared by every record that names it
+        _create_all([item for item in plans if item.action == NEW], user)
         for item in plans:
             if item.action == UPDATE:
-                _update(item.publication, item.record, venues, user)
+                _update(item, user)
         summary.created = sum(item.action == NEW for item in plans)
         summary.updated = sum(item.action == UPDATE for item in plans)
         summary.unchanged = sum(item.action == UNCHANGED for item in plans)
@@ -723,7 +921,8 @@ def apply(plans, *, skip_invalid=False, user=None):
 
 
 class _VenueCache:
-    """Venues matched by ISSN, short name or full name, created when missing."""
+    """Venues matched by ISSN, short name or full name; a new (unsaved) one when missing,
+    shared by every record of the import that names it."""
 
     def __init__(self):
         self.venues = list(Venue.objects.all())
@@ -739,8 +938,8 @@ class _VenueCache:
                 return venue
             if record.venue_name and venue.name.casefold() == record.venue_name.casefold():
                 return venue
-        venue = Venue.objects.create(
-            short_name=(record.venue_short or record.venue_name)[:60],
+        venue = Venue(
+            short_name=_shorten((record.venue_short or record.venue_name), 60),
             name=record.venue_name,
             kind=VENUE_KINDS.get(record.kind, Venue.Kind.OTHER),
             publisher=record.publisher,
@@ -750,15 +949,11 @@ class _VenueCache:
         return venue
 
 
-def _create_all(plans, venues, user):
+def _create_all(plans, user):
     """New publications and their authors in a few batched INSERTs, whatever their number."""
     taken = set(Publication.objects.values_list("slug", flat=True))
     for item in plans:
-        record = item.record
-        publication = Publication(venue=venues.get(record), **record.source_values())
-        publication.arxiv_id = record.arxiv_id
-        if record.url.lower().endswith(".pdf"):
-            publication.pdf_url = record.url
+        publication = item.candidate
         publication.slug = unique_slug(publication, publication.display_title, taken=taken)
         taken.add(publication.slug)
         item.publication = publication
@@ -772,14 +967,9 @@ def _create_all(plans, venues, user):
     bulk_create_with_history(authorships, Authorship, batch_size=1000, default_user=user)
 
 
-def _update(publication, record, venues, user):
-    for name, value in record.source_values().items():
-        if value not in (None, "") or name in ("citation_count", "citations_read_on"):
-            setattr(publication, name, value)
-    if publication.venue_id is None:
-        publication.venue = venues.get(record)
-    if record.arxiv_id and not publication.arxiv_id:
-        publication.arxiv_id = record.arxiv_id
+def _update(item, user):
+    """Save the planned candidate, then bring its author list in line with the source."""
+    publication, record = item.candidate, item.record
     publication.save()
     existing = list(publication.authorships.all())
     kept = []
@@ -825,16 +1015,18 @@ def _matching_authorship(existing, author, position):
 
 
 def _authorship(publication, position, author):
-    return Authorship(
-        publication=publication,
+    row = Authorship(
         position=position,
-        given_name=author.given[:100],
-        family_name=author.family[:100],
+        given_name=author.given,
+        family_name=author.family,
         orcid=author.orcid,
-        affiliation=author.affiliation[:300],
+        affiliation=author.affiliation,
         person=author.person,
         is_unlisted=author.is_unlisted,
     )
+    if publication is not None:
+        row.publication = publication
+    return row
 
 
 # ---------------------------------------------------------------- small helpers
@@ -847,10 +1039,9 @@ def _check(record):
         record.problems.append("it lists no authors")
 
 
-def _first(value):
-    if isinstance(value, list):
-        return str(value[0]) if value else ""
-    return str(value or "")
+def _shorten(text, length):
+    """`text` cut at a word boundary to at most `length` characters."""
+    return text if len(text) <= length else text[:length].rsplit(" ", 1)[0][:length]
 
 
 def _squash(text):

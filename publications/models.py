@@ -8,9 +8,11 @@ from django.db.models import Q
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from labsite.documents import PdfField, pdf_upload_path
 from labsite.identifiers import OrcidField, normalize_doi
 from labsite.partial_dates import PartialDateField
 from labsite.slugs import unique_slug
+from labsite.weblinks import WebURLField, is_web_url
 from people.models import Person
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
@@ -43,7 +45,7 @@ class Venue(models.Model):
         blank=True,
         help_text="Comma-separated print and electronic ISSNs; used to match imported papers.",
     )
-    url = models.URLField("URL", max_length=500, blank=True)
+    url = WebURLField("URL", blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -170,18 +172,18 @@ class Publication(models.Model):
         help_text="e.g. 10.1145/3773772 (a https://doi.org/ link is accepted and shortened).",
     )
     arxiv_id = models.CharField("arXiv id", max_length=40, blank=True, help_text="e.g. 2407.00079.")
-    pdf_file = models.FileField(
+    pdf_file = PdfField(
         "PDF file",
-        upload_to="publications/pdf/",
+        upload_to=pdf_upload_path,
         blank=True,
-        help_text="A PDF hosted here; search engines are pointed to it.",
+        help_text="A PDF hosted here (at most 30 MB); search engines are pointed to it.",
     )
-    pdf_url = models.URLField("PDF link", max_length=500, blank=True)
-    code_url = models.URLField("code", max_length=500, blank=True)
-    slides_url = models.URLField("slides", max_length=500, blank=True)
-    video_url = models.URLField("video", max_length=500, blank=True)
-    project_url = models.URLField("project page", max_length=500, blank=True)
-    other_url = models.URLField("other link", max_length=500, blank=True)
+    pdf_url = WebURLField("PDF link", blank=True)
+    code_url = WebURLField("code", blank=True)
+    slides_url = WebURLField("slides", blank=True)
+    video_url = WebURLField("video", blank=True)
+    project_url = WebURLField("project page", blank=True)
+    other_url = WebURLField("other link", blank=True)
     other_label = models.CharField(
         "other link label", max_length=40, blank=True, help_text="e.g. “Poster”, “Blog”."
     )
@@ -330,7 +332,8 @@ class Publication(models.Model):
 
     def links(self):
         """(label, url) pairs for the buttons under a paper, in a fixed order."""
-        pdf = self.pdf_file.url if self.pdf_file else self.pdf_url
+        hosted = self.hosted_pdf_url
+        pdf = hosted or self.pdf_url
         candidates = [
             ("PDF", pdf),
             ("Code", self.code_url),
@@ -341,7 +344,14 @@ class Publication(models.Model):
             ("Project", self.project_url),
             (self.other_label or "Link", self.other_url),
         ]
-        return [(label, url) for label, url in candidates if url]
+        return [
+            (label, url) for label, url in candidates if url and (url == hosted or is_web_url(url))
+        ]
+
+    @property
+    def hosted_pdf_url(self):
+        """The address of the PDF stored here (served by `publications:pdf`), or ""."""
+        return reverse("publications:pdf", kwargs={"slug": self.slug}) if self.pdf_file else ""
 
 
 class Authorship(models.Model):

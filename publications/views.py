@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.generic import DetailView, ListView
 
+from labsite.documents import serve_pdf
 from labsite.models import LabSettings
 from people.models import Person
 from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
@@ -126,11 +127,20 @@ class PublicationDetailView(DetailView):
             authors=authors,
             bibtex=to_bibtex([publication]),
             json_ld=mark_safe(json_ld(_scholarly_article(self.request, publication, authors))),
-            pdf_url=self.request.build_absolute_uri(publication.pdf_file.url)
+            pdf_url=self.request.build_absolute_uri(publication.hosted_pdf_url)
             if publication.pdf_file
             else "",
         )
         return context
+
+
+def pdf(request, slug):
+    """The PDF stored for a paper, served so that it can only ever be shown as a PDF."""
+    publication = get_object_or_404(Publication.objects.public().exclude(pdf_file=""), slug=slug)
+    try:
+        return serve_pdf(publication.pdf_file, f"{publication.slug}.pdf")
+    except FileNotFoundError:
+        raise Http404("The PDF file is missing.") from None
 
 
 def publication_by_id(request, pk):

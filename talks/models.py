@@ -9,6 +9,7 @@ from simple_history.models import HistoricalRecords
 from labsite.markup import detect_language
 from labsite.partial_dates import PartialDateField
 from labsite.slugs import unique_slug
+from labsite.weblinks import WebURLField, is_web_url
 from people.models import Person
 from publications.models import Publication
 
@@ -67,9 +68,9 @@ class Talk(models.Model):
     city = models.CharField(max_length=100, blank=True)
     country = models.CharField(max_length=100, blank=True)
     date = PartialDateField(help_text="YYYY-MM is enough, e.g. 2026-06 (2026.06 also works).")
-    slides_url = models.URLField("slides", max_length=500, blank=True)
-    video_url = models.URLField("video", max_length=500, blank=True)
-    event_url = models.URLField("event page", max_length=500, blank=True)
+    slides_url = WebURLField("slides", blank=True)
+    video_url = WebURLField("video", blank=True)
+    event_url = WebURLField("event page", blank=True)
     publication = models.ForeignKey(
         Publication,
         on_delete=models.SET_NULL,
@@ -113,7 +114,7 @@ class Talk(models.Model):
             ("Video", self.video_url),
             ("Event", self.event_url),
         ]
-        return [(label, url) for label, url in candidates if url]
+        return [(label, url) for label, url in candidates if is_web_url(url)]
 
     @property
     def has_page(self):

@@ -3,7 +3,7 @@
 from django import template
 from django.utils.html import format_html
 
-from labsite import markup
+from labsite import markup, weblinks
 from labsite.partial_dates import format_range
 
 register = template.Library()
@@ -49,3 +49,9 @@ def bilingual_name(person):
         person.native_name_lang or "und",
         person.native_name,
     )
+
+
+@register.filter
+def web_url(value):
+    """The link itself when it is http(s), else "": the last guard before an href."""
+    return weblinks.web_url_or_empty(value)

@@ -69,9 +69,9 @@ def test_conference_paper_uses_conference_title_and_hosted_pdf_url(client):
     html = client.get(paper.get_absolute_url()).content.decode()
 
     assert _meta(html, "citation_conference_title") == [paper.venue.full_name]
-    assert _meta(html, "citation_pdf_url")[0].startswith(
-        "http://testserver/media/publications/pdf/"
-    )
+    assert _meta(html, "citation_pdf_url") == [
+        f"http://testserver/publications/{paper.slug}/paper.pdf"
+    ]
     assert not _meta(html, "citation_journal_title")
 
 
