@@ -1,33 +1,24 @@
 """Who may edit what in the admin (one mixin every content admin uses), restoring deleted
 content, list filters the apps share, and the lab settings admin."""
 
+import copy
+
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db.models.functions import Substr
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from simple_history.admin import SimpleHistoryAdmin
 
-from labsite import history
+from labsite import accounts_admin, history  # noqa: F401 (accounts_admin registers the user admin)
 from labsite.models import LabSettings
+from labsite.roles import is_lab_admin
 from people.models import Person
 
 admin.site.site_header = "labsite administration"
 admin.site.site_title = "labsite admin"
-
-LAB_ADMIN_GROUP = "Lab admin"
-LAB_MEMBER_GROUP = "Lab member"
-
-
-def is_lab_admin(user):
-    """Superusers and the "Lab admin" group edit everything (cached on the user)."""
-    if not hasattr(user, "_is_lab_admin"):
-        user._is_lab_admin = user.is_active and (
-            user.is_superuser or user.groups.filter(name=LAB_ADMIN_GROUP).exists()
-        )
-    return user._is_lab_admin
 
 
 def member_person(user):
@@ -110,6 +101,38 @@ class LabModelAdmin(SimpleHistoryAdmin):
         """Make sure `person` stays linked to `obj` they just saved (an author, a speaker), so
         they keep access to it. Admins whose rows are owned through a link override this."""
 
+    # ---- reverting to a version: the change form's rules apply
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        """django-simple-history's revert page, held to the change form's rules: only who
+        may change the object now may revert it, and fields read-only to them keep their
+        current values (a member cannot undo a lab admin's decision through history)."""
+        current = self.get_object(request, object_id)  # None when not theirs or deleted
+        if current is None or (
+            request.method == "POST" and not self.has_change_permission(request, current)
+        ):
+            raise PermissionDenied
+        # A per-request copy carries what simple-history reads off the admin itself.
+        reverting = copy.copy(self)
+        reverting.prepopulated_fields = self.get_prepopulated_fields(request, current)
+        reverting.reverting_from = current
+        return super(LabModelAdmin, reverting).history_form_view(
+            request, object_id, version_id, extra_context
+        )
+
+    reverting_from = None
+
+    def save_model(self, request, obj, form, change):
+        if self.reverting_from is not None:
+            for name in self.get_readonly_fields(request, obj):
+                try:
+                    field = obj._meta.get_field(name)
+                except FieldDoesNotExist:
+                    continue  # a computed column, not stored
+                if field.concrete:
+                    setattr(obj, field.attname, getattr(self.reverting_from, field.attname))
+        super().save_model(request, obj, form, change)
+
     # ---- restoring deleted rows (lab admins only)
 
     def get_urls(self):
@@ -145,7 +168,14 @@ class LabModelAdmin(SimpleHistoryAdmin):
         if not self.can_restore(request) or request.method != "POST":
             raise PermissionDenied
         record = get_object_or_404(history.deleted_records(self.model), history_id=history_id)
-        restored = history.restore(record)
+        try:
+            restored = history.restore(record)
+        except ValidationError as error:
+            messages.error(
+                request, f"“{record.instance}” cannot be restored: {' '.join(error.messages)}"
+            )
+            opts = self.model._meta
+            return redirect(f"admin:{opts.app_label}_{opts.model_name}_deleted")
         messages.success(request, f"Restored “{restored}”.")
         opts = self.model._meta
         return redirect(

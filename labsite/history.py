@@ -27,8 +27,13 @@ def deleted_records(model):
 
 @transaction.atomic
 def restore(record):
-    """Re-create the object `record` (a deletion record) describes, and what went with it."""
+    """Re-create the object `record` (a deletion record) describes, and what went with it.
+
+    Raises ValidationError, writing nothing, when the object can no longer come back as it
+    was: another row has since taken its address (slug), its DOI or another unique value."""
     instance = record.instance
+    instance.validate_unique()
+    instance.validate_constraints()
     instance.save()
     _restore_related(instance, record.history_date)
     return instance

@@ -1,14 +1,23 @@
 """Lab-wide settings: one row, edited in the admin, read by every page."""
 
-from django.core.cache import cache
+from asgiref.local import Local
 from django.core.exceptions import ValidationError
+from django.core.signals import request_started
 from django.db import models
 from simple_history.models import HistoricalRecords
 
 from labsite.images import SafeImageField, fitted_png, open_upload
 from people.models import Person
 
-CACHE_KEY = "labsite:lab-settings"
+# The settings read in this request (or command); a new request reads them again.
+_loaded = Local()
+
+
+def forget_loaded_settings(**kwargs):
+    _loaded.lab = None
+
+
+request_started.connect(forget_loaded_settings, dispatch_uid="labsite-forget-settings")
 
 
 class LabSettings(models.Model):
@@ -94,15 +103,16 @@ class LabSettings(models.Model):
         if self.logo and not self.logo._committed:
             self.logo = fitted_png(open_upload(self.logo), 480, 160)
         super().save(*args, **kwargs)
-        cache.delete(CACHE_KEY)
+        forget_loaded_settings()
 
     @classmethod
     def load(cls):
-        """The settings row, from the cache; the first call after a save makes one query."""
-        lab = cache.get(CACHE_KEY)
+        """The settings row, read once per request (one query): every worker process sees
+        an edit from its next request on, whatever cache the site is configured with."""
+        lab = getattr(_loaded, "lab", None)
         if lab is None:
             lab, _ = cls.objects.get_or_create(pk=1)
-            cache.set(CACHE_KEY, lab, None)
+            _loaded.lab = lab
         return lab
 
     def clean(self):

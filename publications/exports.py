@@ -142,10 +142,7 @@ def to_bibtex(publications):
             ("volume", latex_escape(publication.volume)),
             ("number", latex_escape(publication.issue or publication.patent_number)),
             ("pages", re.sub(r"\s*[-–—]+\s*", "--", publication.pages)),
-            (
-                "publisher",
-                latex_escape(publication.publisher or (venue.publisher if venue else "")),
-            ),
+            ("publisher", latex_escape(publication.publisher_name)),
             ("doi", publication.doi),
         ]
         if publication.arxiv_id:
@@ -182,7 +179,7 @@ def to_ris(publications):
             ("IS", publication.issue or publication.patent_number),
             ("SP", publication.first_page),
             ("EP", publication.last_page),
-            ("PB", publication.publisher or (venue.publisher if venue else "")),
+            ("PB", publication.publisher_name),
             ("DO", publication.doi),
             ("UR", publication.doi_url or publication.pdf_url or publication.arxiv_url),
             ("AB", " ".join(publication.abstract.split())),
@@ -221,7 +218,7 @@ def to_csl_json(publications):
             "volume": publication.volume,
             "issue": publication.issue,
             "page": publication.pages,
-            "publisher": publication.publisher or (venue.publisher if venue else ""),
+            "publisher": publication.publisher_name,
             "number": publication.patent_number,
             "DOI": publication.doi,
             "URL": publication.doi_url or publication.pdf_url or publication.arxiv_url,

@@ -306,6 +306,11 @@ class Publication(models.Model):
         return label
 
     @property
+    def publisher_name(self):
+        """The paper's own publisher, else its venue's, else ""."""
+        return self.publisher or (self.venue.publisher if self.venue else "")
+
+    @property
     def first_page(self):
         return re.split(r"\s*[-–—]+\s*", self.pages)[0] if self.pages else ""
 

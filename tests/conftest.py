@@ -4,15 +4,18 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
+from labsite.models import forget_loaded_settings
 from tests.factories import PersonFactory
 
 
 @pytest.fixture(autouse=True)
 def _clear_cache():
-    """The lab settings are cached; each test starts from its own database state."""
+    """Each test starts from its own database state, with nothing cached from another."""
     cache.clear()
+    forget_loaded_settings()
     yield
     cache.clear()
+    forget_loaded_settings()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -5,80 +5,83 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('people', '0002_history'),
+        ("people", "0002_history"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='contribution',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="contribution",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='historicalcontribution',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="historicalcontribution",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='historicallink',
-            name='url',
-            field=labsite.weblinks.WebURLField(max_length=500, verbose_name='URL'),
+            model_name="historicallink",
+            name="url",
+            field=labsite.weblinks.WebURLField(max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='historicalproject',
-            name='figure_source',
-            field=labsite.weblinks.WebURLField(blank=True, help_text='Where the figure was read.', max_length=500),
+            model_name="historicalproject",
+            name="figure_source",
+            field=labsite.weblinks.WebURLField(
+                blank=True, help_text="Where the figure was read.", max_length=500
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalproject',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="historicalproject",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='historicalreportedfigure',
-            name='source_url',
+            model_name="historicalreportedfigure",
+            name="source_url",
             field=labsite.weblinks.WebURLField(blank=True, max_length=500),
         ),
         migrations.AlterField(
-            model_name='historicalservice',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="historicalservice",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='historicalwriting',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="historicalwriting",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='link',
-            name='url',
-            field=labsite.weblinks.WebURLField(max_length=500, verbose_name='URL'),
+            model_name="link",
+            name="url",
+            field=labsite.weblinks.WebURLField(max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='project',
-            name='figure_source',
-            field=labsite.weblinks.WebURLField(blank=True, help_text='Where the figure was read.', max_length=500),
+            model_name="project",
+            name="figure_source",
+            field=labsite.weblinks.WebURLField(
+                blank=True, help_text="Where the figure was read.", max_length=500
+            ),
         ),
         migrations.AlterField(
-            model_name='project',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="project",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='reportedfigure',
-            name='source_url',
+            model_name="reportedfigure",
+            name="source_url",
             field=labsite.weblinks.WebURLField(blank=True, max_length=500),
         ),
         migrations.AlterField(
-            model_name='service',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="service",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='writing',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="writing",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
     ]

@@ -6,90 +6,107 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('publications', '0002_history'),
+        ("publications", "0002_history"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='historicalpublication',
-            name='code_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='code'),
+            model_name="historicalpublication",
+            name="code_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="code"),
         ),
         migrations.AlterField(
-            model_name='historicalpublication',
-            name='other_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='other link'),
+            model_name="historicalpublication",
+            name="other_url",
+            field=labsite.weblinks.WebURLField(
+                blank=True, max_length=500, verbose_name="other link"
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalpublication',
-            name='pdf_file',
-            field=models.TextField(blank=True, help_text='A PDF hosted here (at most 30 MB); search engines are pointed to it.', max_length=100, verbose_name='PDF file'),
+            model_name="historicalpublication",
+            name="pdf_file",
+            field=models.TextField(
+                blank=True,
+                help_text="A PDF hosted here (at most 30 MB); search engines are pointed to it.",
+                max_length=100,
+                verbose_name="PDF file",
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalpublication',
-            name='pdf_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='PDF link'),
+            model_name="historicalpublication",
+            name="pdf_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="PDF link"),
         ),
         migrations.AlterField(
-            model_name='historicalpublication',
-            name='project_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='project page'),
+            model_name="historicalpublication",
+            name="project_url",
+            field=labsite.weblinks.WebURLField(
+                blank=True, max_length=500, verbose_name="project page"
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalpublication',
-            name='slides_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='slides'),
+            model_name="historicalpublication",
+            name="slides_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="slides"),
         ),
         migrations.AlterField(
-            model_name='historicalpublication',
-            name='video_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='video'),
+            model_name="historicalpublication",
+            name="video_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="video"),
         ),
         migrations.AlterField(
-            model_name='historicalvenue',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="historicalvenue",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
         migrations.AlterField(
-            model_name='publication',
-            name='code_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='code'),
+            model_name="publication",
+            name="code_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="code"),
         ),
         migrations.AlterField(
-            model_name='publication',
-            name='other_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='other link'),
+            model_name="publication",
+            name="other_url",
+            field=labsite.weblinks.WebURLField(
+                blank=True, max_length=500, verbose_name="other link"
+            ),
         ),
         migrations.AlterField(
-            model_name='publication',
-            name='pdf_file',
-            field=labsite.documents.PdfField(blank=True, help_text='A PDF hosted here (at most 30 MB); search engines are pointed to it.', upload_to=labsite.documents.pdf_upload_path, verbose_name='PDF file'),
+            model_name="publication",
+            name="pdf_file",
+            field=labsite.documents.PdfField(
+                blank=True,
+                help_text="A PDF hosted here (at most 30 MB); search engines are pointed to it.",
+                upload_to=labsite.documents.pdf_upload_path,
+                verbose_name="PDF file",
+            ),
         ),
         migrations.AlterField(
-            model_name='publication',
-            name='pdf_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='PDF link'),
+            model_name="publication",
+            name="pdf_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="PDF link"),
         ),
         migrations.AlterField(
-            model_name='publication',
-            name='project_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='project page'),
+            model_name="publication",
+            name="project_url",
+            field=labsite.weblinks.WebURLField(
+                blank=True, max_length=500, verbose_name="project page"
+            ),
         ),
         migrations.AlterField(
-            model_name='publication',
-            name='slides_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='slides'),
+            model_name="publication",
+            name="slides_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="slides"),
         ),
         migrations.AlterField(
-            model_name='publication',
-            name='video_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='video'),
+            model_name="publication",
+            name="video_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="video"),
         ),
         migrations.AlterField(
-            model_name='venue',
-            name='url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='URL'),
+            model_name="venue",
+            name="url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="URL"),
         ),
     ]

@@ -5,40 +5,43 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('talks', '0002_history'),
+        ("talks", "0002_history"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='historicaltalk',
-            name='event_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='event page'),
+            model_name="historicaltalk",
+            name="event_url",
+            field=labsite.weblinks.WebURLField(
+                blank=True, max_length=500, verbose_name="event page"
+            ),
         ),
         migrations.AlterField(
-            model_name='historicaltalk',
-            name='slides_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='slides'),
+            model_name="historicaltalk",
+            name="slides_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="slides"),
         ),
         migrations.AlterField(
-            model_name='historicaltalk',
-            name='video_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='video'),
+            model_name="historicaltalk",
+            name="video_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="video"),
         ),
         migrations.AlterField(
-            model_name='talk',
-            name='event_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='event page'),
+            model_name="talk",
+            name="event_url",
+            field=labsite.weblinks.WebURLField(
+                blank=True, max_length=500, verbose_name="event page"
+            ),
         ),
         migrations.AlterField(
-            model_name='talk',
-            name='slides_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='slides'),
+            model_name="talk",
+            name="slides_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="slides"),
         ),
         migrations.AlterField(
-            model_name='talk',
-            name='video_url',
-            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name='video'),
+            model_name="talk",
+            name="video_url",
+            field=labsite.weblinks.WebURLField(blank=True, max_length=500, verbose_name="video"),
         ),
     ]

@@ -61,15 +61,30 @@ def test_invite_mails_the_link_when_mail_is_configured(db):
     assert link in mail.outbox[0].body
 
 
-def test_invite_links_an_existing_account_with_that_email(db):
-    account = UserFactory(username="fren", email="feng@example.org")
+@pytest.mark.parametrize("is_superuser", [False, True])
+def test_invite_never_takes_over_an_existing_account_with_that_email(db, is_superuser):
+    account = UserFactory(username="root", email="feng@example.org", is_superuser=is_superuser)
     person = PersonFactory(slug="feng-ren")
 
-    _invite("feng-ren", "feng@example.org")
+    with pytest.raises(CommandError, match="only creates new accounts"):
+        _invite("feng-ren", "feng@example.org")
 
     person.refresh_from_db()
-    assert person.user == account
-    assert account.has_usable_password()  # an existing password is left alone
+    account.refresh_from_db()
+    assert person.user is None
+    assert account.groups.count() == 0
+    assert account.has_usable_password()
+
+
+def test_invite_refuses_a_member_whose_account_is_a_lab_admin(db):
+    from django.contrib.auth.models import Group
+
+    pi = UserFactory(username="pi", email="pi@example.org")
+    pi.groups.add(Group.objects.get(name="Lab admin"))
+    PersonFactory(slug="the-pi", user=pi)
+
+    with pytest.raises(CommandError, match="only sets up member accounts"):
+        _invite("the-pi", "pi@example.org")
 
 
 @pytest.mark.parametrize(
@@ -91,5 +106,5 @@ def test_invite_refuses_an_account_that_belongs_to_another_member(db):
     PersonFactory(slug="teng-ma", user=account)
     PersonFactory(slug="feng-ren")
 
-    with pytest.raises(CommandError, match="already belongs to another member"):
+    with pytest.raises(CommandError, match="only creates new accounts"):
         _invite("feng-ren", "shared@example.org")

@@ -125,7 +125,7 @@ def _queries(client, url):
 
 @pytest.mark.parametrize(
     ("url", "pinned"),
-    [("/publications/", 7), ("/publications/?member=teng-ma&role=first&q=author", 8)],
+    [("/publications/", 8), ("/publications/?member=teng-ma&role=first&q=author", 9)],
 )
 def test_list_query_count_is_pinned_and_the_same_with_10_and_300(client, url, pinned):
     person, venue = PersonFactory(slug="teng-ma"), VenueFactory()

@@ -8,11 +8,12 @@ from django.core.mail import send_mail
 from django.core.management.base import BaseCommand, CommandError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from labsite.admin import LAB_MEMBER_GROUP
+from labsite.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
 from people.models import Person
 
 # Mail backends that only print or drop messages: the printed link is the delivery then.
@@ -39,13 +40,25 @@ class Command(BaseCommand):
         if person is None:
             raise CommandError(f"No member has the slug “{slug}”.")
         User = get_user_model()
-        user = person.user or User.objects.filter(email__iexact=email).first()
+        user = person.user
         if user is None:
+            # Never take over an account that merely shares the address: it may be anyone's,
+            # a superuser's included. Linking an existing account is a lab admin's decision.
+            existing = User.objects.filter(Q(email__iexact=email) | Q(username=slug)).first()
+            if existing is not None:
+                raise CommandError(
+                    f"An account “{existing.username}” with this e-mail or user name already "
+                    f"exists. invite_member only creates new accounts; to give {person.name} "
+                    "that one, link it on their page in the admin."
+                )
             user = User(username=slug, email=email, is_staff=True)
             user.set_unusable_password()
             user.save()
-        elif Person.objects.filter(user=user).exclude(pk=person.pk).exists():
-            raise CommandError(f"The account {user.username} already belongs to another member.")
+        elif user.is_superuser or user.groups.filter(name=LAB_ADMIN_GROUP).exists():
+            raise CommandError(
+                f"{person.name}'s account “{user.username}” is a superuser or lab admin account; "
+                "invite_member only sets up member accounts."
+            )
         user.email, user.is_staff = email, True
         user.save(update_fields=["email", "is_staff"])
         user.groups.add(Group.objects.get(name=LAB_MEMBER_GROUP))

@@ -1,0 +1,96 @@
+"""Account administration that cannot escalate.
+
+Superusers get Django's full user admin. Lab admins manage member accounts only: they see,
+change, reset the password of and delete accounts that are neither superusers nor lab
+admins (their own account included: it changes through "Change password"), and may grant
+nothing but the "Lab member" group and staff status. Superuser status, single permissions
+and every other group stay out of their reach, in the form and in a forged POST alike.
+"""
+
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import Group
+from django.db.models import Q
+
+from labsite.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
+
+User = get_user_model()
+
+MEMBER_ACCOUNT_FIELDSETS = (
+    (None, {"fields": ("username", "password")}),
+    ("Personal info", {"fields": ("first_name", "last_name", "email")}),
+    (
+        "Access",
+        {
+            "fields": ("is_active", "is_staff", "groups"),
+            "description": "Members need staff status and the “Lab member” group to edit "
+            "their own profile and work. Only a superuser can make lab admins.",
+        },
+    ),
+    ("Important dates", {"fields": ("last_login", "date_joined")}),
+)
+
+
+def manageable_accounts(user):
+    """The accounts `user` may administer: every account for a superuser; for anyone else,
+    accounts that are neither superusers nor lab admins, and not their own."""
+    accounts = User.objects.all()
+    if user.is_superuser:
+        return accounts
+    return accounts.exclude(
+        Q(is_superuser=True) | Q(groups__name=LAB_ADMIN_GROUP) | Q(pk=user.pk)
+    ).distinct()
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class LabUserAdmin(UserAdmin):
+    readonly_fields = ["last_login", "date_joined"]
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        return queryset.filter(pk__in=manageable_accounts(request.user).values("pk"))
+
+    def _manages(self, request, obj):
+        return (
+            obj is None
+            or request.user.is_superuser
+            or manageable_accounts(request.user).filter(pk=obj.pk).exists()
+        )
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) and self._manages(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and self._manages(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and self._manages(request, obj)
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None or request.user.is_superuser:
+            return super().get_fieldsets(request, obj)
+        return MEMBER_ACCOUNT_FIELDSETS
+
+    def get_list_filter(self, request):
+        if request.user.is_superuser:
+            return super().get_list_filter(request)
+        return ["is_active", "is_staff"]
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "groups" and not request.user.is_superuser:
+            kwargs["queryset"] = Group.objects.filter(name=LAB_MEMBER_GROUP)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def save_related(self, request, form, formsets, change):
+        if not request.user.is_superuser and "groups" in form.cleaned_data:
+            # Groups outside the lab admin's reach that the account already had stay as
+            # they were (the form only offers "Lab member").
+            kept = form.instance.groups.exclude(name=LAB_MEMBER_GROUP)
+            form.cleaned_data["groups"] = [*form.cleaned_data["groups"], *kept]
+        super().save_related(request, form, formsets, change)
