@@ -6,7 +6,9 @@ import copy
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
+from django.db.models import Max
 from django.db.models.functions import Substr
+from django.forms.models import _get_foreign_key
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -41,6 +43,7 @@ class LabModelAdmin(SimpleHistoryAdmin):
     owner_lookup = None
     member_readonly_fields = ()
     change_list_template = "admin/labsite/change_list.html"
+    change_form_template = "admin/labsite/change_form.html"
 
     def is_member_editor(self, request):
         return not is_lab_admin(request.user)
@@ -100,6 +103,40 @@ class LabModelAdmin(SimpleHistoryAdmin):
     def keep_member_linked(self, obj, person):
         """Make sure `person` stays linked to `obj` they just saved (an author, a speaker), so
         they keep access to it. Admins whose rows are owned through a link override this."""
+
+    # ---- saving on top of someone else's save: refused, nothing lost
+
+    def edit_version(self, request, obj):
+        """Where `obj` and the rows its inlines edit stand now: the newest history id of
+        each ("412-977"). A change form carries the version it was rendered from; one
+        query per inline."""
+        ids = [_newest_history_id(self.model, self.model._meta.pk.attname, obj.pk)]
+        for inline in self.get_inline_instances(request, obj):
+            fk = _get_foreign_key(self.model, inline.model, fk_name=inline.fk_name)
+            ids.append(_newest_history_id(inline.model, fk.attname, obj.pk))
+        return "-".join(map(str, ids))
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if change and obj is not None:
+            context["edit_version"] = self.edit_version(request, obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        submitted = request.POST.get("_edit_version") if request.method == "POST" else None
+        if obj is None or not submitted or self.reverting_from is not None:
+            return form
+        current = self.edit_version(request, obj)
+        if submitted == current:
+            return form
+        message = _conflict_message(self, request, obj, submitted)
+
+        class StaleForm(form):
+            def clean(self):
+                super().clean()
+                raise ValidationError(message, code="stale")
+
+        return StaleForm
 
     # ---- reverting to a version: the change form's rules apply
 
@@ -289,3 +326,48 @@ def member_filter(rows):
             return queryset.filter(**{f"{rows}__person__slug": self.value()}).distinct()
 
     return MemberFilter
+
+
+def _newest_history_id(model, attname, pk):
+    if not history.has_history(model):
+        return 0
+    newest = model.history.filter(**{attname: pk}).aggregate(newest=Max("history_id"))
+    return newest["newest"] or 0
+
+
+def _conflict_message(model_admin, request, obj, submitted):
+    """What was saved since the form was opened, by whom: the sentence shown instead of
+    saving, above the form that still holds everything the user typed."""
+    try:
+        seen = [int(part) for part in submitted.split("-")]
+    except ValueError:
+        seen = []
+    lines = []
+    records = obj.history.filter(history_id__gt=seen[0] if seen else 0).select_related(
+        "history_user"
+    )
+    for record in records.order_by("history_id"):
+        previous = record.prev_record
+        fields = (
+            [
+                str(obj._meta.get_field(c.field).verbose_name)
+                for c in record.diff_against(previous).changes
+            ]
+            if previous is not None
+            else []
+        )
+        who = record.history_user or "someone"
+        what = f"changed {', '.join(fields)}" if fields else "saved it"
+        lines.append(f"{who} {what} at {record.history_date:%H:%M:%S}")
+    inlines = model_admin.get_inline_instances(request, obj)
+    for inline, seen_id in zip(inlines, seen[1:], strict=False):
+        fk = _get_foreign_key(model_admin.model, inline.model, fk_name=inline.fk_name)
+        if _newest_history_id(inline.model, fk.attname, obj.pk) > seen_id:
+            lines.append(f"the {inline.model._meta.verbose_name_plural} were changed")
+    changes = "; ".join(lines) or "it was changed"
+    return (
+        f"This {obj._meta.verbose_name} was saved by someone else after you opened this page "
+        f"({changes}), so your changes were not saved. Everything you entered is still below: "
+        "compare it with the current version (open it in another tab) and save again to "
+        "keep yours."
+    )

@@ -42,7 +42,7 @@ def restore(record):
 def _restore_related(instance, deleted_at):
     for relation in instance._meta.related_objects:
         child_model = relation.related_model
-        if relation.many_to_many or not _has_history(child_model):
+        if relation.many_to_many or not has_history(child_model):
             continue
         field = relation.field
         on_delete = field.remote_field.on_delete
@@ -83,5 +83,5 @@ def _relink_nulled(child_model, field, instance, deleted_at):
             child.save(update_fields=[field.attname])
 
 
-def _has_history(model):
+def has_history(model):
     return hasattr(model, "history") and issubclass(model.history.model, HistoricalChanges)

@@ -451,8 +451,8 @@ class LatexDecoder:
     returned untouched; values that need the parser count against `budget` characters, and
     past it `decode` raises ImportProblem for the whole source."""
 
-    def __init__(self, budget=MAX_LATEX_CHARS):
-        self.budget = budget
+    def __init__(self, budget=None):
+        self.budget = MAX_LATEX_CHARS if budget is None else budget
         self.cache = {}
 
     def decode(self, value):
