@@ -7,7 +7,11 @@ from django.db import models
 
 _ORCID = re.compile(r"^(\d{4})-?(\d{4})-?(\d{4})-?(\d{3}[\dX])$")
 _ORCID_PREFIX = re.compile(r"^(?:https?://)?(?:www\.)?orcid\.org/", re.IGNORECASE)
-_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+# A DOI suffix may hold almost any printable character (SICI DOIs have <, >, ; and #), but
+# never white space, backslashes, braces or quotes, which no registered DOI uses and which
+# would break out of a BibTeX field or an attribute; nor "." or ".." path segments.
+_DOI = re.compile(r"^10\.\d{4,9}/[^\s\\{}\"'`]+$")
+_DOT_SEGMENT = re.compile(r"(^|/)\.\.?(/|$)")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 
 
@@ -40,8 +44,8 @@ def normalize_orcid(value):
 
 def normalize_doi(value):
     """Return "10.1145/3773772" from a DOI, doi: form or doi.org link; ValidationError if not."""
-    text = _DOI_PREFIX.sub("", (value or "").strip()).strip().lower()
-    if not _DOI.match(text):
+    text = _DOI_PREFIX.sub("", str(value or "").strip()).strip().lower()
+    if not _DOI.match(text) or _DOT_SEGMENT.search(text.split("/", 1)[1]):
         raise ValidationError(
             f"“{value}” is not a DOI; a DOI looks like 10.1145/3773772.", code="invalid_doi"
         )

@@ -12,7 +12,7 @@ import warnings
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
-from django.db import models
+from django.db import models, transaction
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
 ALLOWED_FORMATS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
@@ -40,10 +40,8 @@ def open_upload(file):
             f"This file is {size / 1024 / 1024:.1f} MB; photos may be at most 10 MB.", "too_large"
         )
     file.seek(0)
-    head = file.read(512)
+    head = file.read(512).lstrip().lower()
     file.seek(0)
-    if b"<svg" in head.lower() or b"<?xml" in head.lower():
-        _refuse("SVG files are not accepted; upload a JPEG, PNG or WebP image.", "svg")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -66,6 +64,9 @@ def open_upload(file):
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         _refuse("This image expands to too many pixels to be processed safely.", "bomb")
     except UnidentifiedImageError:
+        # Only now does XML mean SVG: a real JPEG may carry an XMP packet with "<?xml" in it.
+        if head.startswith((b"<svg", b"<?xml", b"<!doctype svg")) or b"<svg" in head:
+            _refuse("SVG files are not accepted; upload a JPEG, PNG or WebP image.", "svg")
         _refuse("This file is not an image; upload a JPEG, PNG or WebP image.", "not_an_image")
     except (OSError, SyntaxError, ValueError, EOFError):
         _refuse("This image is damaged or incomplete and cannot be read.", "undecodable")
@@ -87,6 +88,10 @@ def _normalize(image):
 
 
 def _encode(image, fmt):
+    """`image` encoded afresh with no metadata at all: no EXIF, no comment, no ICC profile
+    (the pixels are already sRGB, which browsers assume), no XMP."""
+    image = image.copy()
+    image.info.clear()
     buffer = io.BytesIO()
     if fmt == "JPEG":
         if image.mode == "RGBA":
@@ -118,6 +123,22 @@ def fitted_png(image, max_width, max_height):
     image = image.copy()
     image.thumbnail((max_width, max_height), Image.Resampling.LANCZOS)
     return ContentFile(_encode(image, "PNG"), name=f"{secrets.token_hex(8)}.png")
+
+
+def replaced_files(instance, *fields):
+    """Names of the files `fields` of `instance` hold in the database now (one query): call
+    before saving a replacement, then `delete_after_commit` the ones no longer used."""
+    if instance.pk is None:
+        return set()
+    row = type(instance)._default_manager.filter(pk=instance.pk).values_list(*fields).first()
+    return {name for name in row or () if name}
+
+
+def delete_after_commit(storage, names):
+    """Remove replaced files once the new ones are saved: a replaced photo (perhaps replaced
+    because it should not be public) does not stay reachable at its old address."""
+    if names:
+        transaction.on_commit(lambda: [storage.delete(name) for name in names])
 
 
 class SafeImageFormField(forms.ImageField):

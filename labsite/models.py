@@ -6,7 +6,13 @@ from django.core.signals import request_started
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from labsite.images import SafeImageField, fitted_png, open_upload
+from labsite.images import (
+    SafeImageField,
+    delete_after_commit,
+    fitted_png,
+    open_upload,
+    replaced_files,
+)
 from people.models import Person
 
 # The settings read in this request (or command); a new request reads them again.
@@ -100,9 +106,12 @@ class LabSettings(models.Model):
 
     def save(self, *args, **kwargs):
         self.pk = 1
+        old = set()
         if self.logo and not self.logo._committed:
+            old = replaced_files(self, "logo")
             self.logo = fitted_png(open_upload(self.logo), 480, 160)
         super().save(*args, **kwargs)
+        delete_after_commit(self.logo.storage, old)
         forget_loaded_settings()
 
     @classmethod

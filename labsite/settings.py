@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -47,6 +48,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -97,6 +100,7 @@ AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", d
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+AXES_CLIENT_IP_CALLABLE = "labsite.client_ip.client_ip"
 
 LOGIN_URL = "admin:login"
 
@@ -131,7 +135,8 @@ STORAGES = {
     },
 }
 
-# Uploads: anything larger than the photo cap is refused before it is decoded.
+# Form fields other than files: a bound on what a POST may hold in memory. Uploaded files
+# are capped by their own fields (photos 10 MB, PDFs 30 MB, imports 5 MB).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 FILE_UPLOAD_PERMISSIONS = 0o644
 
@@ -140,7 +145,12 @@ vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="labsite@localhost")
 
 # Security: on by default, relaxed only for local debugging over plain HTTP.
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Reverse proxies in front of the site. With 1 or more, "X-Forwarded-Proto: https" marks a
+# request as secure and X-Forwarded-For gives the visitor's address for login lockouts: the
+# proxy must set both headers itself, overwriting what the visitor sent.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
@@ -150,6 +160,27 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Pages and the admin load scripts, styles, images and fonts from the site only, with no
+# inline script or style; structured data blocks (JSON-LD) are not scripts and need nothing.
+# MEDIA_URL on another host (object storage) is allowed for images.
+_MEDIA_ORIGIN = [MEDIA_URL] if MEDIA_URL.startswith(("http://", "https://")) else []
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "img-src": [SELF, "data:", *_MEDIA_ORIGIN],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in [
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+        "geolocation", "gyroscope", "magnetometer", "microphone", "midi", "payment", "usb",
+    ]
+}  # fmt: skip
 
 LOGGING = {
     "version": 1,

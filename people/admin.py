@@ -174,7 +174,7 @@ class PersonAdmin(LabModelAdmin):
         if not person.photo_thumb:
             return ""
         return format_html(
-            '<img src="{}" alt="" width="32" height="32" style="border-radius:50%">',
+            '<img src="{}" alt="" width="32" height="32" class="person-thumbnail">',
             person.photo_thumb.url,
         )
 

@@ -163,12 +163,17 @@ class Person(models.Model):
         return f"{self.name} / {self.native_name}" if self.native_name else self.name
 
     def save(self, *args, **kwargs):
+        old = set()
         if self.photo and not self.photo._committed:
+            old = images.replaced_files(self, "photo", "photo_thumb")
             variants = images.square_variants(images.open_upload(self.photo), PHOTO_SIZES)
             self.photo, self.photo_thumb = (variants[size] for size in PHOTO_SIZES)
         elif not self.photo:
+            if self.photo_thumb:
+                old = images.replaced_files(self, "photo", "photo_thumb")
             self.photo_thumb = None
         super().save(*args, **kwargs)
+        images.delete_after_commit(self.photo.storage, old)
 
     def get_absolute_url(self):
         return reverse("people:detail", kwargs={"slug": self.slug})

@@ -11,6 +11,7 @@ import unicodedata
 import bibtexparser
 from bibtexparser.model import Entry, Field
 
+from labsite.weblinks import is_web_url
 from publications.authors import EXPORT, author_list
 from publications.models import Publication
 
@@ -141,19 +142,22 @@ def to_bibtex(publications):
         fields += [
             ("volume", latex_escape(publication.volume)),
             ("number", latex_escape(publication.issue or publication.patent_number)),
-            ("pages", re.sub(r"\s*[-–—]+\s*", "--", publication.pages)),
+            ("pages", latex_escape(re.sub(r"\s*[-–—]+\s*", "--", publication.pages))),
             ("publisher", latex_escape(publication.publisher_name)),
-            ("doi", publication.doi),
+            ("doi", _bibtex_verbatim(publication.doi)),
         ]
         if publication.arxiv_id:
-            fields += [("eprint", publication.arxiv_id), ("archiveprefix", "arXiv")]
+            fields += [
+                ("eprint", _bibtex_verbatim(publication.arxiv_id)),
+                ("archiveprefix", "arXiv"),
+            ]
         if publication.kind == Kind.PATENT:
             fields.append(("note", latex_escape(publication.display_title)))
         if publication.award:
             fields.append(("note", latex_escape(publication.award)))
         url = publication.pdf_url or publication.project_url
-        if url:
-            fields.append(("url", url))
+        if is_web_url(url):
+            fields.append(("url", _bibtex_verbatim(url)))
         entry_fields, used = [], set()
         for name, value in fields:
             if value and name not in used:
@@ -161,6 +165,18 @@ def to_bibtex(publications):
                 entry_fields.append(Field(name, value))
         library.add(Entry(entry_type, key, entry_fields))
     return bibtexparser.write_string(library)
+
+
+def _bibtex_verbatim(text):
+    """A value BibTeX reads verbatim (DOIs, URLs): braces and backslashes, which no valid
+    one holds, percent-encoded so the value can never close its field or run a macro."""
+    return text.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
+
+
+def _ris_value(value):
+    """RIS is one tag a line: white space (newlines included) folded, so no value can start
+    a line of its own and forge a tag or a second record."""
+    return " ".join(str(value).split())
 
 
 def to_ris(publications):
@@ -182,10 +198,10 @@ def to_ris(publications):
             ("PB", publication.publisher_name),
             ("DO", publication.doi),
             ("UR", publication.doi_url or publication.pdf_url or publication.arxiv_url),
-            ("AB", " ".join(publication.abstract.split())),
+            ("AB", publication.abstract),
             ("N1", publication.award),
         ]
-        lines += [f"{tag}  - {value}" for tag, value in tags if value]
+        lines += [f"{tag}  - {_ris_value(value)}" for tag, value in tags if _ris_value(value)]
         lines += ["ER  - ", ""]
     return "\n".join(lines)
 

@@ -3,6 +3,7 @@
 import re
 
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -209,6 +210,12 @@ class Publication(models.Model):
         "BibTeX key",
         max_length=100,
         blank=True,
+        validators=[
+            RegexValidator(
+                r"^[A-Za-z0-9_:.+/-]+$",
+                "A BibTeX key may use letters, digits and _ : . + / - only.",
+            )
+        ],
         help_text="Leave empty to make one from the first author, year and title.",
     )
     is_published = models.BooleanField(

@@ -8,6 +8,7 @@ from django.db.models.functions import Substr
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.generic import DetailView, ListView
 
@@ -230,8 +231,9 @@ class LatestPublicationsFeed(Feed):
         return publication.display_title
 
     def item_description(self, publication):
+        # Feed readers read a description as HTML: names and venues go in escaped.
         authors = author_list(publication, FEED)
-        return f"{authors.plain()}. {publication.venue_label}."
+        return escape(f"{authors.plain()}. {publication.venue_label}.")
 
     def item_pubdate(self, publication):
         return publication.created
