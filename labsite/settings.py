@@ -168,6 +168,12 @@ CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "img-src": [SELF, "data:", *_MEDIA_ORIGIN],
+        # The one inline style attribute a third-party admin template has (the history
+        # paginator of django-simple-history: style="border-top: 0"), allowed by its hash.
+        "style-src-attr": [
+            "'unsafe-hashes'",
+            "'sha256-XMXSevYjgSjXgRafBFDvtjwX+yyWLrxfso9DcNZ9UXM='",
+        ],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

@@ -673,7 +673,7 @@ def plan(records, progress=None, editable=None):
     author); a record matching any other publication is a problem, never an update.
 
     Three queries in all (people, existing works, venues) plus one per work that already
-    exists and one per new work with a DOI (its uniqueness)."""
+    exists (its authors)."""
     people = _PeopleIndex()
     works = _WorkIndex()
     venues = _VenueCache()
@@ -725,7 +725,8 @@ def _candidate(existing, record, venues):
             changes.append("venue")
             if venue.pk is None:
                 record.problems += _invalid(venue, "new venue ", exclude=["short_name"])
-    record.problems += _invalid(publication)
+    # The venue was chosen above and the DOI matched against every work: no query needed.
+    record.problems += _invalid(publication, exclude=["venue"], check=publication.check_rules)
     for position, author in enumerate(record.authors, start=1):
         record.problems += _invalid(
             _authorship(None, position, author),
@@ -764,11 +765,12 @@ def _comparable(value):
     return value.isoformat() if isinstance(value, PartialDate) else value
 
 
-def _invalid(instance, prefix="", exclude=()):
-    """What the model's own rules say is wrong with `instance`, as problem sentences."""
+def _invalid(instance, prefix="", exclude=(), check=None):
+    """What the model's own rules (`clean_fields()`, then `check`, by default `clean()`) say
+    is wrong with `instance`, as problem sentences."""
     try:
         instance.clean_fields(exclude=list(exclude))
-        instance.clean()
+        (check or instance.clean)()
     except ValidationError as error:
         if not hasattr(error, "error_dict"):
             return [f"{prefix}{message}" for message in error.messages]

@@ -263,6 +263,24 @@ class Publication(models.Model):
         return reverse("publications:detail", kwargs={"slug": self.slug})
 
     def clean(self):
+        """The publication's own rules, then that no other publication has its DOI."""
+        errors = self.rule_errors()
+        if self.doi and "doi" not in errors:
+            other = Publication.objects.filter(doi=self.doi).exclude(pk=self.pk).first()
+            if other:
+                errors["doi"] = f"This DOI already belongs to “{other.display_title}”."
+        if errors:
+            raise ValidationError(errors)
+
+    def check_rules(self):
+        """Raise ValidationError for a broken rule of the publication's own (no query): the
+        importer's plan calls this, having matched DOIs against every publication itself."""
+        if errors := self.rule_errors():
+            raise ValidationError(errors)
+
+    def rule_errors(self):
+        """{field: message} for each rule of the publication's own it breaks; normalizes the
+        DOI and arXiv id on the way."""
         errors = {}
         if not self.title and not (self.kind == self.Kind.PATENT and self.patent_number):
             errors["title"] = "Give the title (only a patent with a number may go without)."
@@ -271,10 +289,6 @@ class Publication(models.Model):
                 self.doi = normalize_doi(self.doi)
             except ValidationError as error:
                 errors["doi"] = error
-            else:
-                other = Publication.objects.filter(doi=self.doi).exclude(pk=self.pk).first()
-                if other:
-                    errors["doi"] = f"This DOI already belongs to “{other.display_title}”."
         if self.arxiv_id:
             match = _ARXIV.match(self.arxiv_id.strip().removeprefix("https://arxiv.org/abs/"))
             if match:
@@ -283,8 +297,7 @@ class Publication(models.Model):
                 errors["arxiv_id"] = "Enter an arXiv id such as 2407.00079."
         if self.citation_count is not None and not self.citations_read_on:
             errors["citations_read_on"] = "Say when the citation count was read."
-        if errors:
-            raise ValidationError(errors)
+        return errors
 
     def park_authorships(self):
         """Move every author row above the real positions, so rows can then be renumbered in
