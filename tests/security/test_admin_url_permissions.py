@@ -200,7 +200,8 @@ def _urls(people):
             if model == "user":
                 urls.append((f"{name}_password_change", model, target, f"{base}{obj.pk}/password/"))
             if hasattr(model_admin, "restore_view"):
-                version = model_class.history.filter(pk=obj.pk).latest("history_id").history_id
+                versions = model_class.history.filter(**{opts.pk.attname: obj.pk})
+                version = versions.latest("history_id").history_id
                 urls += [
                     (f"{name}_simple_history", model, None, f"{base}{obj.pk}/history/{version}/"),
                     (f"{name}_deleted", model, None, f"{base}deleted/"),
