@@ -116,3 +116,15 @@ def test_an_accepted_pdf_gets_a_random_name_and_is_served_as_a_sandboxed_pdf(adm
     assert b"".join(response.streaming_content) == PDF
     page = client.get(paper.get_absolute_url()).content.decode()
     assert f'href="/publications/{paper.slug}/paper.pdf"' in page
+
+
+def test_the_demo_loader_refuses_a_javascript_link_like_the_admin():
+    from labsite.management.commands.load_demo import upsert
+    from people.models import Link
+
+    person = factories.PersonFactory()
+
+    with pytest.raises(ValidationError):
+        upsert(Link, {"kind": "github", "url": "javascript:alert(1)"}, person=person)
+
+    assert not Link.objects.exists()

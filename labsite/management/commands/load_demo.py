@@ -74,10 +74,14 @@ def load_lab_settings(data):
 
 def upsert(model, values, **lookup):
     """Like update_or_create, but writes (and so records history) only when a value differs:
-    loading the demo twice changes nothing."""
+    loading the demo twice changes nothing. Every write goes through the model's rules
+    (`full_clean()`), as an admin form's would."""
     obj = model.objects.filter(**lookup).first()
     if obj is None:
-        return model.objects.create(**lookup, **values)
+        obj = model(**lookup, **values)
+        obj.full_clean()
+        obj.save()
+        return obj
     changed = False
     for field, value in values.items():
         before = getattr(obj, field)
