@@ -10,7 +10,7 @@ _ORCID_PREFIX = re.compile(r"^(?:https?://)?(?:www\.)?orcid\.org/", re.IGNORECAS
 # A DOI suffix may hold almost any printable character (SICI DOIs have <, >, ; and #), but
 # never white space, backslashes, braces or quotes, which no registered DOI uses and which
 # would break out of a BibTeX field or an attribute; nor "." or ".." path segments.
-_DOI = re.compile(r"^10\.\d{4,9}/[^\s\\{}\"'`]+$")
+_DOI = re.compile(r"^10\.\d{4,9}/[^\s\\{}\"'`\x00-\x1f\x7f]+$")
 _DOT_SEGMENT = re.compile(r"(^|/)\.\.?(/|$)")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 

@@ -1046,8 +1046,13 @@ def _shorten(text, length):
     return text if len(text) <= length else text[:length].rsplit(" ", 1)[0][:length]
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def _squash(text):
-    return " ".join(str(text or "").split())
+    """One line of text: runs of white space folded to one space, control characters (NUL,
+    which PostgreSQL cannot store, among them) removed."""
+    return " ".join(_CONTROL.sub("", str(text or "")).split())
 
 
 def _pages(text):

@@ -3,6 +3,7 @@ the input, each record ends valid or with a clean problem, nothing raises, and t
 verdict is what the real run does."""
 
 import json
+import os
 
 import pytest
 from django.db import transaction
@@ -17,7 +18,7 @@ from tests.publications.recorded import RecordedClient
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(
-    max_examples=120,
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", 120)),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
