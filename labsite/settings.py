@@ -106,6 +106,9 @@ LOGIN_URL = "admin:login"
 
 # The public address of the site, for links in e-mails and printed invitations.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Who Crossref, ORCID and OpenAlex may contact about this site's requests (their "polite"
+# pools ask for it); the lab's contact e-mail from the lab settings when empty.
+CONTACT_EMAIL = env.str("CONTACT_EMAIL", default="")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

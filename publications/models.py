@@ -1,6 +1,7 @@
 """Publications, the venues they appear in, and their ordered authorships with roles."""
 
 import re
+import unicodedata
 
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
@@ -18,6 +19,13 @@ from people.models import Person
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def title_key(title):
+    """A title reduced to what identifies it ("KVCache-centric, Serving!" → "kvcachecentric
+    serving" without spaces): how imports recognise a work without a DOI."""
+    text = unicodedata.normalize("NFKD", title or "").casefold()
+    return re.sub(r"[\W_]+", "", text)[:300]
 
 
 class Venue(models.Model):
@@ -47,6 +55,22 @@ class Venue(models.Model):
         help_text="Comma-separated print and electronic ISSNs; used to match imported papers.",
     )
     url = WebURLField("URL", blank=True)
+    aliases = models.TextField(
+        blank=True,
+        help_text="One per line: other names imports may give this venue, e.g. “USENIX OSDI” "
+        "or “Proceedings of the 18th USENIX Symposium on Operating Systems Design and "
+        "Implementation”. Years and ordinals are ignored when names are compared.",
+    )
+    dblp_key = models.CharField(
+        "DBLP key",
+        max_length=100,
+        blank=True,
+        validators=[
+            RegexValidator(r"^(conf|journals)/[\w-]+$", "A DBLP key looks like conf/osdi.")
+        ],
+        help_text="The venue's key on dblp.org, e.g. “conf/osdi” or “journals/tos”; "
+        "entries exported from DBLP are matched by it.",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -65,6 +89,11 @@ class Venue(models.Model):
 
     def issns(self):
         return [i.strip() for i in self.issn.split(",") if i.strip()]
+
+    def names(self):
+        """Every name the venue goes by: short name, full name and aliases."""
+        aliases = [a.strip() for a in self.aliases.splitlines() if a.strip()]
+        return [n for n in (self.short_name, self.name, *aliases) if n]
 
 
 ROLES = {"first": "First author", "co-first": "Co-first", "corresponding": "Corresponding"}
@@ -221,6 +250,15 @@ class Publication(models.Model):
     is_published = models.BooleanField(
         "shown on the site", default=True, help_text="Untick to keep a draft out of every list."
     )
+    # indexed: imports look works without a DOI up by it (importing.matching.WorkIndex)
+    title_key = models.CharField(max_length=300, blank=True, editable=False, db_index=True)
+    imported_values = models.JSONField(
+        default=dict,
+        blank=True,
+        editable=False,
+        help_text="The values the last import wrote, by field: a later import tells an "
+        "admin's edits from its own by them.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -255,6 +293,7 @@ class Publication(models.Model):
 
     def save(self, *args, **kwargs):
         self.doi = normalize_doi(self.doi) if self.doi else ""
+        self.title_key = title_key(self.title)
         if not self.slug:
             self.slug = unique_slug(self, self.display_title)
         super().save(*args, **kwargs)

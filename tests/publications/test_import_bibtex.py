@@ -47,7 +47,7 @@ def test_bibtex_entries_are_decoded_to_unicode_with_both_name_orders():
     assert record.pages == "194–207"
     assert record.doi == "10.1145/3582016.3582054"
     assert record.kind == Publication.Kind.CONFERENCE
-    assert record.venue_short == "ASPLOS"
+    assert importing.plan([record])[0].candidate.venue.short_name == "ASPLOS"
 
 
 def test_arxiv_misc_entry_becomes_a_preprint_and_others_an_unlisted_row():

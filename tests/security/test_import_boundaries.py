@@ -97,7 +97,7 @@ def test_an_author_name_longer_than_the_field_is_a_problem_not_a_database_error(
 
 
 def test_latex_heavy_files_are_refused_past_the_decoding_budget(monkeypatch):
-    monkeypatch.setattr(importing, "MAX_LATEX_CHARS", 5_000)
+    monkeypatch.setattr("publications.importing.bibtex.MAX_LATEX_CHARS", 5_000)
     body = "\\textbf{x} " * 40
     text = "".join(
         f"@article{{k{n}, title={{$\\alpha^{n}$ {body}}}, author={{A, B}}}}\n" for n in range(30)

@@ -1,0 +1,67 @@
+"""Importing publications from Crossref (records or DOIs), BibTeX files and ORCID works.
+
+Three steps, so the admin page and the command show what will happen before anything is
+written, one module each:
+
+1. *read* (`crossref`, `bibtex`, `orcid`, over `http`): a source becomes `Record`s
+   (`records`), normalized and type-checked. A source that cannot be read at all raises
+   `ImportProblem`; a record that is readable but unusable carries its problems.
+2. *plan* (`planning`, with `matching`): each record is matched against the lab (authors to
+   people, ORCID first, then name variants, never a guess between two; the work to an
+   existing publication by DOI, arXiv id, else title and year; the venue by ISSN, DBLP key,
+   then names and aliases) and merged, by `FIELD_RULES`, into the publication it would
+   leave, which the model's own rules then check. No writes.
+3. *apply* (`applying`): the planned publications are saved as planned, in one transaction.
+"""
+
+from publications.importing.applying import Summary, apply
+from publications.importing.bibtex import MAX_LATEX_CHARS, LatexDecoder, latex_to_text, read_bibtex
+from publications.importing.crossref import (
+    CROSSREF_WORKS,
+    crossref_record,
+    fetch_doi,
+    jats_to_text,
+    read_crossref_json,
+)
+from publications.importing.http import HttpClient
+from publications.importing.orcid import ORCID_WORKS, read_orcid_works
+from publications.importing.planning import (
+    ACTIONS,
+    ERROR,
+    FIELD_RULES,
+    NEW,
+    UNCHANGED,
+    UPDATE,
+    Plan,
+    plan,
+)
+from publications.importing.records import MAX_FILE_BYTES, AuthorRecord, ImportProblem, Record
+
+__all__ = [
+    "ACTIONS",
+    "CROSSREF_WORKS",
+    "ERROR",
+    "FIELD_RULES",
+    "MAX_FILE_BYTES",
+    "MAX_LATEX_CHARS",
+    "NEW",
+    "ORCID_WORKS",
+    "UNCHANGED",
+    "UPDATE",
+    "AuthorRecord",
+    "HttpClient",
+    "ImportProblem",
+    "LatexDecoder",
+    "Plan",
+    "Record",
+    "Summary",
+    "apply",
+    "crossref_record",
+    "fetch_doi",
+    "jats_to_text",
+    "latex_to_text",
+    "plan",
+    "read_bibtex",
+    "read_crossref_json",
+    "read_orcid_works",
+]

@@ -1,0 +1,183 @@
+"""Matching records against the lab: authors to people, works to publications, venues to
+venues. No writes; the indexes load only what the records could match."""
+
+import re
+
+from django.db.models import Prefetch
+
+from people.models import Person, normalize_name
+from publications.importing.records import Kind, shorten
+from publications.models import Authorship, Publication, Venue, title_key
+
+VENUE_KINDS = {
+    Kind.JOURNAL: Venue.Kind.JOURNAL,
+    Kind.CONFERENCE: Venue.Kind.CONFERENCE,
+    Kind.WORKSHOP: Venue.Kind.WORKSHOP,
+    Kind.PREPRINT: Venue.Kind.PREPRINT,
+    Kind.POSTER: Venue.Kind.CONFERENCE,
+    Kind.DEMO: Venue.Kind.CONFERENCE,
+    Kind.CHAPTER: Venue.Kind.BOOK,
+    Kind.BOOK: Venue.Kind.BOOK,
+}
+_QUERY_CHUNK = 500  # keys per IN (...) list, well under every database's parameter limit
+
+
+class PeopleIndex:
+    """Lab people by ORCID and by every normalized printed form of their name (one query)."""
+
+    def __init__(self):
+        self.by_orcid = {}
+        self.by_name = {}
+        for person in Person.objects.all():
+            if person.orcid:
+                self.by_orcid[person.orcid] = person
+            for form in person.name_forms():
+                self.by_name.setdefault(form, []).append(person)
+
+    def candidates(self, author):
+        if author.orcid and author.orcid in self.by_orcid:
+            return [self.by_orcid[author.orcid]]
+        forms = {
+            normalize_name(f"{author.given} {author.family}"),
+            normalize_name(f"{author.family}, {author.given}"),
+            normalize_name(f"{author.family} {author.given}"),
+            normalize_name(f"{author.family}{author.given}"),
+        }
+        found = {p.pk: p for form in forms for p in self.by_name.get(form, [])}
+        return list(found.values())
+
+    def match(self, record):
+        for author in record.authors:
+            if author.is_unlisted:
+                continue
+            candidates = self.candidates(author)
+            author.person = candidates[0] if len(candidates) == 1 else None
+            author.candidates = candidates if len(candidates) > 1 else []
+        # Two authors of one paper cannot be the same person: flag both, guess neither.
+        linked = [a for a in record.authors if a.person and not a.orcid]
+        twins = [a for a in linked if sum(b.person == a.person for b in linked) > 1]
+        for author in twins:
+            author.candidates = [author.person]
+            author.person = None
+
+
+def work_keys(doi, arxiv_id, title, year):
+    """The keys a work is recognised by, strongest first: DOI, arXiv id, title and year."""
+    keys = [("doi", doi)] if doi else []
+    if arxiv_id:
+        keys.append(("arxiv", arxiv_id))
+    if title:
+        keys.append(("title", title_key(title), year))
+    return keys
+
+
+def record_keys(record):
+    year = record.date.year if record.date else None
+    keys = work_keys(record.doi, record.arxiv_id, record.title, year)
+    return keys or [("title", "", year)]
+
+
+class WorkIndex:
+    """The existing publications the records could be (by DOI, arXiv id or title key), with
+    their authors: a few indexed queries, however many publications the lab has."""
+
+    def __init__(self, records):
+        wanted = {"doi": set(), "arxiv": set(), "title": set()}
+        for record in records:
+            for key in record_keys(record):
+                if key[1]:
+                    wanted[key[0]].add(key[1])
+        columns = {"doi": "doi", "arxiv": "arxiv_id", "title": "title_key"}
+        found = {}
+        authors = Prefetch("authorships", queryset=Authorship.objects.order_by("position"))
+        for kind, values in wanted.items():
+            values = sorted(values)
+            for start in range(0, len(values), _QUERY_CHUNK):
+                chunk = values[start : start + _QUERY_CHUNK]
+                query = Publication.objects.filter(**{f"{columns[kind]}__in": chunk})
+                for publication in query.prefetch_related(authors):
+                    found.setdefault(publication.pk, publication)
+        self.by_key = {}
+        for publication in sorted(found.values(), key=lambda p: p.pk):
+            keys = work_keys(
+                publication.doi, publication.arxiv_id, publication.title, publication.year
+            )
+            for key in keys:
+                self.by_key.setdefault(key, publication)
+
+    def find(self, record):
+        for key in record_keys(record):
+            if key in self.by_key:
+                return self.by_key[key]
+        return None
+
+
+_PROCEEDINGS = re.compile(r"^(?:the\s+)?(?:proceedings|proc\.?)\s+(?:of\s+)?(?:the\s+)?", re.I)
+_ORDINAL = re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I)
+_YEAR = re.compile(r"(?:\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
+_ACRONYM = re.compile(r"\(([A-Za-z][\w/&+-]*)(?:\s*['’]?\s*\d{2,4})?\)")
+
+
+def venue_form(text):
+    """A venue name reduced to what identifies it: "Proceedings of the 18th USENIX Symposium
+    on … (OSDI '24)" and "USENIX Symposium on …" compare equal; so do "SOSP '24" and "sosp"."""
+    text = _ACRONYM.sub(" ", text or "")
+    text = _PROCEEDINGS.sub("", text.strip())
+    text = _YEAR.sub(" ", _ORDINAL.sub(" ", text))
+    return " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split())
+
+
+def _acronyms(text):
+    return [m[1] for m in _ACRONYM.finditer(text or "")]
+
+
+class VenueIndex:
+    """Existing venues by their identifiers (ISSN, DBLP key) and by every form of their
+    names (short name, full name, aliases). A record naming none of them gets a new, unsaved
+    venue, shared by every record of the import that names it, for the preview to flag."""
+
+    def __init__(self):
+        self.by_issn, self.by_dblp, self.by_form = {}, {}, {}
+        self.new = {}
+        for venue in Venue.objects.all():
+            for issn in venue.issns():
+                self.by_issn.setdefault(issn.upper(), venue)
+            if venue.dblp_key:
+                self.by_dblp.setdefault(venue.dblp_key.lower(), venue)
+            for name in venue.names():
+                self.by_form.setdefault(venue_form(name), venue)
+
+    def find(self, record):
+        """The venue `record` appeared in, existing or new (unsaved); None if it names none."""
+        if not (record.venue_name or record.venue_short):
+            return None
+        for issn in record.issns:
+            if issn in self.by_issn:
+                return self.by_issn[issn]
+        if record.venue_key and record.venue_key in self.by_dblp:
+            return self.by_dblp[record.venue_key]
+        names = [record.venue_short, *_acronyms(record.venue_name), record.venue_name]
+        for name in names:
+            form = venue_form(name)
+            if form and form in self.by_form:
+                return self.by_form[form]
+            if form and form in self.new:
+                return self.new[form]
+        return self._new_venue(record)
+
+    def _new_venue(self, record):
+        acronym = next(iter(_acronyms(record.venue_name)), "")
+        short = record.venue_short or acronym or record.venue_name
+        name = _ACRONYM.sub("", record.venue_name).strip() if acronym else record.venue_name
+        venue = Venue(
+            short_name=shorten(short, 60),
+            name=name if name != short else "",
+            kind=VENUE_KINDS.get(record.kind, Venue.Kind.OTHER),
+            publisher=record.publisher if record.kind != Kind.PREPRINT else "",
+            issn=", ".join(record.issns),
+            dblp_key=record.venue_key,
+        )
+        for text in (record.venue_short, record.venue_name, acronym):
+            if venue_form(text):
+                self.new.setdefault(venue_form(text), venue)
+        return venue

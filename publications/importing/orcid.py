@@ -1,0 +1,100 @@
+"""Reading a member's public ORCID works: those with a DOI are completed from Crossref."""
+
+from labsite.partial_dates import PartialDate
+from publications.importing.crossref import fetch_doi
+from publications.importing.records import (
+    AuthorRecord,
+    Fields,
+    ImportProblem,
+    Kind,
+    Record,
+    check,
+    clean_doi,
+)
+from publications.models import Publication
+
+ORCID_WORKS = "https://pub.orcid.org/v3.0/{orcid}/works"
+ORCID_KINDS = {
+    "journal-article": Kind.JOURNAL,
+    "conference-paper": Kind.CONFERENCE,
+    "conference-poster": Kind.POSTER,
+    "preprint": Kind.PREPRINT,
+    "book-chapter": Kind.CHAPTER,
+    "book": Kind.BOOK,
+    "dissertation-thesis": Kind.THESIS,
+    "dissertation": Kind.THESIS,
+    "report": Kind.REPORT,
+    "patent": Kind.PATENT,
+}
+
+
+def orcid_works(person, client):
+    """The person's ORCID work summaries (one request), each as (work, record) where `work`
+    is a DOI to fetch from Crossref or None; ImportProblem if the list cannot be read."""
+    if not person.orcid:
+        raise ImportProblem(f"{person.name} has no ORCID iD on their profile.")
+    data = client.get_json(ORCID_WORKS.format(orcid=person.orcid))
+    groups = data.get("group") if isinstance(data, dict) else None
+    if not isinstance(groups, list):
+        raise ImportProblem(f"ORCID's answer for {person.orcid} has no works list.")
+    for number, group in enumerate(groups, start=1):
+        record = Record(label=f"ORCID work {number}")
+        summaries = Fields(group, record).items("work-summary")
+        if not summaries:
+            if record.problems:
+                yield None, record
+            continue
+        summary = Fields(summaries[0], record)
+        ids = {}
+        for entry in summary.obj("external-ids").get("external-id") or []:
+            entry = Fields(entry, record, "external id: ")
+            ids.setdefault(entry.text("external-id-type").lower(), entry.text("external-id-value"))
+        if ids.get("doi") and clean_doi(ids["doi"]):
+            yield clean_doi(ids["doi"]), None
+            continue
+        _fill(record, summary, ids, person)
+        yield None, record
+
+
+def read_orcid_works(person, client, progress=None):
+    """Records for a person's public ORCID works, completing those with a DOI from Crossref
+    (one request each); `progress(done, total)` is called as they come in."""
+    works = list(orcid_works(person, client))
+    records = []
+    for done, (doi, record) in enumerate(works, start=1):
+        records.append(fetch_doi(doi, client) if doi else record)
+        if progress:
+            progress(done, len(works))
+    return records
+
+
+def _fill(record, summary, ids, person):
+    """A work without a DOI: what ORCID says, with the person between unlisted authors."""
+    title = Fields(summary.obj("title"), record).obj("title")
+    record.title = Fields(title, record, "title: ").text("value")
+    if record.title:
+        record.label = f"ORCID work “{record.title[:60]}”"
+    record.kind = ORCID_KINDS.get(summary.text("type"), Kind.OTHER)
+    record.venue_name = Fields(summary.obj("journal-title"), record).text("value")
+    record.arxiv_id = ids.get("arxiv", "").removeprefix("arXiv:")
+    given, _, family = person.name.rpartition(" ")
+    record.authors = [
+        AuthorRecord(is_unlisted=True),
+        AuthorRecord(given=given, family=family, orcid=person.orcid),
+        AuthorRecord(is_unlisted=True),
+    ]
+    if record.kind == Kind.PREPRINT:
+        record.status = Publication.Status.PREPRINT
+        record.venue_name = record.venue_name or ("arXiv" if record.arxiv_id else "")
+    date = summary.obj("publication-date")
+    parts = []
+    for key in ("year", "month"):
+        text = Fields(Fields(date, record).obj(key), record, f"{key}: ").text("value")
+        if not text.isdigit():
+            break
+        parts.append(int(text))
+    try:
+        record.date = PartialDate(*parts) if parts else None
+    except (ValueError, OverflowError):
+        record.problems.append(f"unreadable date “{'-'.join(map(str, parts))}”")
+    check(record)

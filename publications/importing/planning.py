@@ -1,0 +1,258 @@
+"""Planning an import: what applying each record would do, decided by one merge rule.
+
+`FIELD_RULES` declares which publication fields a source owns and how each merges; `merge`
+applies it to a copy of the stored publication while planning and `apply` saves that very
+copy, so the changes a preview lists are exactly what is written.
+"""
+
+import copy
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+
+from labsite.partial_dates import PartialDate
+from labsite.weblinks import is_web_url
+from publications.importing.matching import PeopleIndex, VenueIndex, WorkIndex, record_keys
+from publications.importing.records import Record
+from publications.models import Authorship, Publication
+
+NEW, UPDATE, UNCHANGED, ERROR = "new", "update", "unchanged", "error"
+ACTIONS = (NEW, UPDATE, UNCHANGED, ERROR)
+
+OVERWRITE, FILL = "overwrite", "fill"
+# The fields a source owns, and how its value merges into a stored publication:
+# - a value the source lacks never clears the stored one (for every field);
+# - OVERWRITE: the source's value replaces the stored one, unless an admin has changed the
+#   field since it was last imported (or typed it before any import): then the admin's value
+#   is kept and the preview says so, unless the admin chooses to take the source's values;
+# - FILL: the source's value only fills an empty field.
+# The citation count, its date and its source merge as one, led by the count.
+FIELD_RULES = {
+    "title": OVERWRITE,
+    "kind": OVERWRITE,
+    "status": OVERWRITE,
+    "date": OVERWRITE,
+    "volume": OVERWRITE,
+    "issue": OVERWRITE,
+    "pages": OVERWRITE,
+    "publisher": OVERWRITE,
+    "abstract": OVERWRITE,
+    "citation_count": OVERWRITE,
+    "doi": FILL,
+    "arxiv_id": FILL,
+    "pdf_url": FILL,
+    "bibtex_key": FILL,
+}
+GROUPS = {"citation_count": ("citation_count", "citations_read_on", "citations_source")}
+
+
+@dataclass
+class Plan:
+    record: Record
+    action: str
+    publication: Publication | None = None  # the existing work it updates, if any
+    changes: list = field(default_factory=list)  # fields that applying changes
+    candidate: Publication | None = None  # the work as applying leaves it (unsaved)
+    kept: list = field(default_factory=list)  # fields where an admin's value is kept
+
+    @property
+    def problems(self):
+        return self.record.problems
+
+    @property
+    def matched(self):
+        return [a for a in self.record.authors if a.person]
+
+    @property
+    def ambiguous(self):
+        return [a for a in self.record.authors if a.is_ambiguous]
+
+    @property
+    def new_venue(self):
+        """The venue applying creates (none of the lab's matched), for the preview to flag."""
+        venue = self.candidate.venue if self.candidate and self.candidate.venue_id is None else None
+        return venue if venue is not None and venue.pk is None else None
+
+
+def plan(records, progress=None, editable=None, take_source=False):
+    """Match every record against the lab and say what applying it would do. No writes.
+
+    Every value is checked against the model's rules (types, lengths, constraints) here, so
+    a plan without problems is one `apply` writes as announced. `editable`, when given, is a
+    queryset of the publications the importing user may change (a member: the papers they
+    author); a record matching any other publication is a problem, never an update.
+    `take_source` (True, or a set of record positions) overwrites values an admin edited.
+
+    A handful of queries however many records: people, venues, and the works the records
+    could be (by indexed DOI, arXiv id and title key, with their authors)."""
+    people = PeopleIndex()
+    works = WorkIndex(records)
+    venues = VenueIndex()
+    allowed = None if editable is None else set(editable.values_list("pk", flat=True))
+    plans = []
+    seen = {}
+    for number, record in enumerate(records, start=1):
+        if progress:
+            progress(number, len(records))
+        if record.problems:
+            plans.append(Plan(record, ERROR))
+            continue
+        key = record_keys(record)[0]
+        if key in seen:
+            record.problems.append(f"the same work as {seen[key]} earlier in this import")
+            plans.append(Plan(record, ERROR))
+            continue
+        seen[key] = record.label
+        people.match(record)
+        existing = works.find(record)
+        if existing is not None and allowed is not None and existing.pk not in allowed:
+            record.problems.append(
+                f"it is “{existing.display_title}”, a paper you are not an author of; "
+                "ask a lab admin to update it"
+            )
+            plans.append(Plan(record, ERROR, existing))
+            continue
+        take = take_source is True or (bool(take_source) and number - 1 in take_source)
+        item = _plan_one(existing, record, venues, take)
+        plans.append(item)
+    return plans
+
+
+def _plan_one(existing, record, venues, take_source):
+    publication = copy.copy(existing) if existing is not None else Publication()
+    changes, kept = merge(publication, record, take_source=take_source)
+    if publication.venue_id is None and publication.venue is None:
+        venue = venues.find(record)
+        if venue is not None:
+            publication.venue = venue
+            changes.append("venue")
+            if venue.pk is None:
+                record.problems += _invalid(venue, "new venue: ", exclude=["short_name"])
+    # The venue was chosen above and the DOI matched against every work: no query needed.
+    record.problems += _invalid(publication, exclude=["venue"], check=publication.check_rules)
+    for position, author in enumerate(record.authors, start=1):
+        row = authorship(None, position, author)
+        record.problems += _invalid(row, f"author {position}: ", ["publication", "person"])
+    if existing is not None and author_rows(existing) != author_rows(record):
+        changes.append("authors")
+    if record.problems:
+        return Plan(record, ERROR, existing)
+    if existing is None:
+        return Plan(record, NEW, None, changes, publication, kept)
+    return Plan(record, UPDATE if changes else UNCHANGED, existing, changes, publication, kept)
+
+
+def source_values(record):
+    """The record's value for every field in FIELD_RULES (and the citation group)."""
+    values = {
+        name: getattr(record, name) for name in FIELD_RULES if name not in ("pdf_url", "bibtex_key")
+    }
+    values["citations_read_on"] = record.citations_read_on
+    values["citations_source"] = record.citations_source
+    is_pdf = record.url.lower().endswith(".pdf") and is_web_url(record.url)
+    values["pdf_url"] = record.url if is_pdf else ""
+    values["bibtex_key"] = record.citation_key if _valid_key(record.citation_key) else ""
+    return values
+
+
+def merge(publication, record, *, take_source=False):
+    """Merge the record into `publication` by FIELD_RULES. Returns (changed, kept): the
+    fields whose value changed, and those whose differing source value was not taken
+    because an admin edited them. Remembers what it took in `publication.imported_values`,
+    so a later import can tell the admin's edits from its own values."""
+    values = source_values(record)
+    imported = dict(publication.imported_values or {})
+    changed, kept = [], []
+    for name, rule in FIELD_RULES.items():
+        value = values[name]
+        if value in (None, ""):
+            continue  # a value the source lacks never clears one
+        stored = _comparable(getattr(publication, name))
+        incoming = _comparable(value)
+        if stored == incoming:
+            continue
+        if publication._state.adding:
+            edited = False  # a new work: the model's defaults are nobody's edits
+        elif name in imported:
+            edited = stored != imported[name]
+        else:
+            edited = stored not in (None, "")  # typed before any import
+        if rule == FILL and stored not in (None, ""):
+            edited, take = True, False  # an identifier or link is never replaced
+        else:
+            take = take_source
+        if edited and not take:
+            kept.append(name)
+            continue
+        for member in GROUPS.get(name, (name,)):
+            if _comparable(getattr(publication, member)) != _comparable(values[member]):
+                setattr(publication, member, values[member])
+                changed.append(member)
+            imported[member] = _comparable(values[member])
+    publication.imported_values = imported
+    return changed, kept
+
+
+def _comparable(value):
+    if isinstance(value, PartialDate):
+        return value.isoformat()
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def _valid_key(key):
+    try:
+        Publication._meta.get_field("bibtex_key").run_validators(key)
+    except ValidationError:
+        return False
+    return bool(key) and len(key) <= 100
+
+
+def _invalid(instance, prefix="", exclude=(), check=None):
+    """What the model's own rules (`clean_fields()`, then `check`, by default `clean()`) say
+    is wrong with `instance`, as problem sentences."""
+    try:
+        instance.clean_fields(exclude=list(exclude))
+        (check or instance.clean)()
+    except ValidationError as error:
+        if not hasattr(error, "error_dict"):
+            return [f"{prefix}{message}" for message in error.messages]
+        return [
+            f"{prefix}{_field_label(instance, name)}: {message}"
+            for name, errors in error.error_dict.items()
+            for message in ValidationError(errors).messages
+        ]
+    return []
+
+
+def _field_label(instance, name):
+    try:
+        return str(instance._meta.get_field(name).verbose_name)
+    except Exception:
+        return name
+
+
+def author_rows(source):
+    """An author list as comparable tuples, from a publication or a record."""
+    if isinstance(source, Record):
+        return [(a.given, a.family, a.orcid, a.affiliation, a.is_unlisted) for a in source.authors]
+    return [
+        (a.given_name, a.family_name, a.orcid, a.affiliation, a.is_unlisted)
+        for a in source.authorships.all()
+    ]
+
+
+def authorship(publication, position, author):
+    row = Authorship(
+        position=position,
+        given_name=author.given,
+        family_name=author.family,
+        orcid=author.orcid,
+        affiliation=author.affiliation,
+        person=author.person,
+        is_unlisted=author.is_unlisted,
+    )
+    if publication is not None:
+        row.publication = publication
+    return row

@@ -1,0 +1,196 @@
+"""What every source is read into: records of works and their authors, and the text helpers
+the readers share (typed access to JSON, white space, page ranges, identifiers)."""
+
+import datetime
+import re
+from dataclasses import dataclass, field, fields
+
+from django.core.exceptions import ValidationError
+
+from labsite.identifiers import normalize_doi, normalize_orcid
+from labsite.partial_dates import PartialDate
+from people.models import Person
+from publications.models import Publication
+
+Kind = Publication.Kind
+MAX_FILE_BYTES = 5 * 1024 * 1024
+
+
+class ImportProblem(Exception):
+    """A source that cannot be read at all (bad JSON, a file too large, a network failure)."""
+
+
+@dataclass
+class AuthorRecord:
+    given: str = ""
+    family: str = ""
+    orcid: str = ""
+    affiliation: str = ""
+    is_unlisted: bool = False
+    person: Person | None = None
+    candidates: list = field(default_factory=list)  # lab people it may be, when not certain
+
+    STORED = ("given", "family", "orcid", "affiliation", "is_unlisted")
+
+    @property
+    def display(self):
+        return "…" if self.is_unlisted else f"{self.given} {self.family}".strip()
+
+    @property
+    def is_ambiguous(self):
+        return bool(self.candidates)
+
+
+@dataclass
+class Record:
+    label: str  # names the record in messages: "DOI 10.1145/3773772", "BibTeX entry ma2023"
+    title: str = ""
+    kind: str = Kind.OTHER
+    status: str = Publication.Status.PUBLISHED
+    venue_name: str = ""
+    venue_short: str = ""
+    venue_key: str = ""  # a DBLP-style venue key ("conf/osdi"), when the source has one
+    issns: list = field(default_factory=list)
+    date: PartialDate | None = None
+    volume: str = ""
+    issue: str = ""
+    pages: str = ""
+    publisher: str = ""
+    doi: str = ""
+    arxiv_id: str = ""
+    url: str = ""
+    abstract: str = ""
+    citation_count: int | None = None
+    citations_read_on: datetime.date | None = None
+    citations_source: str = ""
+    citation_key: str = ""  # the source's own key (a BibTeX entry key)
+    authors: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+
+    def to_json(self):
+        """A plain dict that survives between the preview and the confirmation."""
+        data = {k: v for k, v in vars(self).items() if k not in ("authors", "date")}
+        data["date"] = self.date.isoformat() if self.date else None
+        if self.citations_read_on:
+            data["citations_read_on"] = self.citations_read_on.isoformat()
+        data["authors"] = [{k: getattr(a, k) for k in AuthorRecord.STORED} for a in self.authors]
+        return data
+
+    @classmethod
+    def from_json(cls, data):
+        known = {f.name for f in fields(cls)}
+        data = {k: v for k, v in data.items() if k in known}
+        data["date"] = PartialDate.parse(data["date"]) if data.get("date") else None
+        if data.get("citations_read_on"):
+            data["citations_read_on"] = datetime.date.fromisoformat(data["citations_read_on"])
+        data["authors"] = [
+            AuthorRecord(**{k: a[k] for k in AuthorRecord.STORED if k in a})
+            for a in data.get("authors", [])
+        ]
+        return cls(**data)
+
+
+class Fields:
+    """One object of a JSON source read with its types checked: a value of the wrong type
+    becomes a problem of the record and reads as empty, never an exception."""
+
+    def __init__(self, data, record, where=""):
+        self.data = data if isinstance(data, dict) else {}
+        self.record = record
+        self.where = where
+
+    def _wrong(self, key, expected):
+        problem = f"{self.where}“{key}” is not {expected}"
+        if problem not in self.record.problems:
+            self.record.problems.append(problem)
+
+    def text(self, key, *, first=False):
+        """A string (or number) value; with `first`, also the first item of a list of them."""
+        value = self.data.get(key)
+        if first and isinstance(value, list):
+            value = value[0] if value else None
+        if value is None:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            self._wrong(key, "text")
+            return ""
+        return squash(str(value))
+
+    def items(self, key):
+        value = self.data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self._wrong(key, "a list")
+            return []
+        return value
+
+    def obj(self, key):
+        value = self.data.get(key)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self._wrong(key, "an object")
+            return {}
+        return value
+
+    def whole_number(self, key):
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self._wrong(key, "a whole number")
+            return None
+        return value
+
+
+def check(record):
+    """The problems every source shares: a work needs a title and a named author."""
+    if not record.title:
+        record.problems.append("it has no title")
+    if not any(not a.is_unlisted for a in record.authors):
+        record.problems.append("it lists no authors")
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ISSN = re.compile(r"^\d{4}-\d{3}[\dXx]$")
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+
+
+def squash(text):
+    """One line of text: runs of white space folded to one space, control characters (NUL,
+    which PostgreSQL cannot store, among them) removed."""
+    return " ".join(_CONTROL.sub("", str(text or "")).split())
+
+
+def page_range(text):
+    return re.sub(r"\s*[-–—]+\s*", "–", text.strip())
+
+
+def valid_issns(values):
+    return [v.upper() for v in values if isinstance(v, str) and _ISSN.match(v)]
+
+
+def clean_doi(value):
+    try:
+        return normalize_doi(value)
+    except ValidationError:
+        return ""
+
+
+def arxiv_id_of_doi(doi):
+    """ "2407.00079" for arXiv's own DOI 10.48550/arXiv.2407.00079, else ""."""
+    match = _ARXIV_DOI.match(doi or "")
+    return match[1] if match else ""
+
+
+def clean_orcid(value):
+    try:
+        return normalize_orcid(value) if value else ""
+    except ValidationError:
+        return ""
+
+
+def shorten(text, length):
+    """`text` cut at a word boundary to at most `length` characters."""
+    return text if len(text) <= length else text[:length].rsplit(" ", 1)[0][:length]
