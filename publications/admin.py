@@ -4,6 +4,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Count
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -341,6 +342,51 @@ def _author_changes(records):
 
 @admin.register(Venue)
 class VenueAdmin(LabModelAdmin):
-    list_display = ["short_name", "name", "kind", "publisher"]
+    list_display = ["short_name", "name", "kind", "publisher", "paper_count"]
     list_filter = ["kind"]
-    search_fields = ["short_name", "name", "issn"]
+    search_fields = ["short_name", "name", "issn", "aliases", "dblp_key"]
+    fields = [
+        ("short_name", "kind"),
+        "name",
+        "aliases",
+        ("issn", "dblp_key"),
+        ("publisher", "url"),
+    ]
+    actions = ["merge_venues"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(paper_count=Count("publications"))
+
+    @admin.display(description="papers", ordering="paper_count")
+    def paper_count(self, venue):
+        return venue.paper_count
+
+    @admin.action(description="Merge selected venues into one…", permissions=["delete"])
+    def merge_venues(self, request, queryset):
+        """Two or more venues that are one (an import's new venue and the lab's): pick the
+        one to keep; the others' papers move to it and their names become its aliases."""
+        venues = list(queryset.order_by("-paper_count", "short_name"))
+        if len(venues) < 2:
+            self.message_user(request, "Select at least two venues to merge.", messages.WARNING)
+            return None
+        chosen = request.POST.get("keep")
+        if "merge" in request.POST and chosen:
+            keep = next((v for v in venues if str(v.pk) == chosen), None)
+            if keep is not None:
+                others = [v for v in venues if v.pk != keep.pk]
+                moved = sum(v.paper_count for v in others)
+                keep.absorb(others)
+                self.message_user(
+                    request,
+                    f"Merged {len(others)} venue(s) into “{keep}”; {moved} paper(s) moved.",
+                    messages.SUCCESS,
+                )
+                return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Merge venues",
+            "venues": venues,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/publications/venue/merge.html", context)

@@ -5,7 +5,7 @@ import unicodedata
 
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
@@ -89,6 +89,29 @@ class Venue(models.Model):
 
     def issns(self):
         return [i.strip() for i in self.issn.split(",") if i.strip()]
+
+    @transaction.atomic
+    def absorb(self, others):
+        """Merge `others` into this venue: their papers move here (each change recorded),
+        their names become aliases and their ISSNs, DBLP key and address fill what this one
+        lacks, so later imports naming them land here; then they are deleted."""
+        for other in others:
+            if other.pk == self.pk:
+                continue
+            for publication in other.publications.all():
+                publication.venue = self
+                publication.save()
+            known = {n.casefold() for n in self.names()}
+            aliases = [a for a in self.aliases.splitlines() if a.strip()]
+            aliases += [n for n in other.names() if n.casefold() not in known]
+            self.aliases = "\n".join(aliases)
+            self.issn = ", ".join(dict.fromkeys([*self.issns(), *other.issns()]))
+            self.dblp_key = self.dblp_key or other.dblp_key
+            self.url = self.url or other.url
+            self.name = self.name or other.name
+            self.publisher = self.publisher or other.publisher
+            other.delete()
+        self.save()
 
     def names(self):
         """Every name the venue goes by: short name, full name and aliases."""

@@ -6,8 +6,14 @@ from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
 from labsite.slugs import unique_slug
-from people.models import normalize_name
-from publications.importing.planning import ERROR, NEW, UNCHANGED, UPDATE, authorship
+from publications.importing.planning import (
+    ERROR,
+    NEW,
+    UNCHANGED,
+    UPDATE,
+    authorship,
+    merge_authors,
+)
 from publications.models import Authorship, Publication, title_key
 
 
@@ -67,49 +73,20 @@ def _create_all(plans, user):
 
 
 def _update(item, user):
-    """Save the planned publication, then bring its author list in line with the source:
-    authors no longer in it go, the others take its order and names but keep the person
-    link and role flags an admin set on them."""
-    publication, record = item.candidate, item.record
+    """Save the planned publication, then its author list as the plan merged it: authors
+    no longer in the source go, the others take its order and names."""
+    publication = item.candidate
     publication._history_user = user
     publication.save()
-    existing = list(item.publication.authorships.all())
-    kept = []
-    for position, author in enumerate(record.authors, start=1):
-        match = _matching_authorship(existing, author, position)
-        if match is not None:
-            existing.remove(match)
-            kept.append((match, position, author))
-    Authorship.objects.filter(pk__in=[a.pk for a in existing]).delete()
+    merged, gone = merge_authors(item.publication.authorships.all(), item.record.authors)
+    Authorship.objects.filter(pk__in=[row.pk for row in gone]).delete()
     publication.park_authorships()
-    for row, position, author in kept:
-        row.position = position
-        row.given_name, row.family_name = author.given, author.family
-        row.orcid = author.orcid or row.orcid
-        row.affiliation = author.affiliation or row.affiliation
-        row.is_unlisted = author.is_unlisted
-        if row.person_id is None and author.person is not None:
-            row.person = author.person
-        row._history_user = user
-        row.save()
-    taken = {position for _, position, _ in kept}
-    new_rows = [
-        authorship(publication, position, author)
-        for position, author in enumerate(record.authors, start=1)
-        if position not in taken
-    ]
+    new_rows = []
+    for row, _ in merged:
+        if row.pk is None:
+            row.publication = publication
+            new_rows.append(row)
+        else:
+            row._history_user = user
+            row.save()
     bulk_create_with_history(new_rows, Authorship, default_user=user)
-
-
-def _matching_authorship(existing, author, position):
-    if author.is_unlisted:
-        return next((a for a in existing if a.is_unlisted and a.position == position), None)
-    if author.orcid:
-        hit = next((a for a in existing if a.orcid == author.orcid), None)
-        if hit:
-            return hit
-    name = normalize_name(f"{author.given} {author.family}")
-    same_name = [a for a in existing if normalize_name(a.full_name) == name]
-    if len(same_name) == 1:
-        return same_name[0]
-    return next((a for a in same_name if a.position == position), None)

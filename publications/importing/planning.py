@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 
 from labsite.partial_dates import PartialDate
 from labsite.weblinks import is_web_url
+from people.models import normalize_name
 from publications.importing.matching import PeopleIndex, VenueIndex, WorkIndex, record_keys
 from publications.importing.records import Record
 from publications.models import Authorship, Publication
@@ -133,7 +134,9 @@ def _plan_one(existing, record, venues, take_source):
     for position, author in enumerate(record.authors, start=1):
         row = authorship(None, position, author)
         record.problems += _invalid(row, f"author {position}: ", ["publication", "person"])
-    if existing is not None and author_rows(existing) != author_rows(record):
+    if existing is not None and _rows(existing.authorships.all()) != _rows(
+        row for row, _ in merge_authors(existing.authorships.all(), record.authors)[0]
+    ):
         changes.append("authors")
     if record.problems:
         return Plan(record, ERROR, existing)
@@ -169,8 +172,8 @@ def merge(publication, record, *, take_source=False):
             continue  # a value the source lacks never clears one
         stored = _comparable(getattr(publication, name))
         incoming = _comparable(value)
-        if stored == incoming:
-            continue
+        if stored == incoming or (name == "date" and _coarser(incoming, stored)):
+            continue  # the same, or the same date told less precisely
         if publication._state.adding:
             edited = False  # a new work: the model's defaults are nobody's edits
         elif name in imported:
@@ -199,6 +202,11 @@ def _comparable(value):
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return value
+
+
+def _coarser(incoming, stored):
+    """ "2026" is a coarser telling of "2026-08": it must not replace it."""
+    return bool(stored) and bool(incoming) and stored.startswith(f"{incoming}-")
 
 
 def _valid_key(key):
@@ -233,14 +241,58 @@ def _field_label(instance, name):
         return name
 
 
-def author_rows(source):
-    """An author list as comparable tuples, from a publication or a record."""
-    if isinstance(source, Record):
-        return [(a.given, a.family, a.orcid, a.affiliation, a.is_unlisted) for a in source.authors]
+def merge_authors(rows, authors):
+    """The stored author `rows` brought in line with the source's `authors`, without
+    writing: ([(row, author)] in the source's order, [rows to delete]). A row is a stored
+    row updated in memory (it keeps the person link and role flags an admin set, and its
+    ORCID and affiliation where the source has none) or a new unsaved one."""
+    existing = list(rows)
+    merged = []
+    for position, author in enumerate(authors, start=1):
+        row = _matching_authorship(existing, author, position)
+        if row is None:
+            merged.append((authorship(None, position, author), author))
+            continue
+        existing.remove(row)
+        row = copy.copy(row)
+        row.position = position
+        row.given_name, row.family_name = author.given, author.family
+        row.orcid = author.orcid or row.orcid
+        row.affiliation = author.affiliation or row.affiliation
+        row.is_unlisted = author.is_unlisted
+        if row.person_id is None and author.person is not None:
+            row.person = author.person
+        merged.append((row, author))
+    return merged, existing
+
+
+def _rows(rows):
     return [
-        (a.given_name, a.family_name, a.orcid, a.affiliation, a.is_unlisted)
-        for a in source.authorships.all()
+        (
+            r.position,
+            r.given_name,
+            r.family_name,
+            r.orcid,
+            r.affiliation,
+            r.is_unlisted,
+            r.person_id,
+        )
+        for r in rows
     ]
+
+
+def _matching_authorship(existing, author, position):
+    if author.is_unlisted:
+        return next((a for a in existing if a.is_unlisted and a.position == position), None)
+    if author.orcid:
+        hit = next((a for a in existing if a.orcid == author.orcid), None)
+        if hit:
+            return hit
+    name = normalize_name(f"{author.given} {author.family}")
+    same_name = [a for a in existing if normalize_name(a.full_name) == name]
+    if len(same_name) == 1:
+        return same_name[0]
+    return next((a for a in same_name if a.position == position), None)
 
 
 def authorship(publication, position, author):
