@@ -1,5 +1,7 @@
 """Admin for publications: the paper with its ordered authors inline, and venues."""
 
+import re
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -19,10 +21,8 @@ from labsite.admin import (
 )
 from people.models import Person
 from publications import importing, sources
-from publications.importing import ImportProblem
-from publications.models import Authorship, Publication, Venue
-
-IMPORT_SESSION_KEY = "publications-import"
+from publications.importing import ImportProblem, batches
+from publications.models import Authorship, ImportBatch, Publication, Venue
 
 
 class AuthorshipForm(forms.ModelForm):
@@ -124,18 +124,34 @@ class ImportForm(forms.Form):
             raise forms.ValidationError("Paste DOIs, choose a file, or pick a member's ORCID.")
         return data
 
-    def records(self, client):
-        """Every record the form's sources hold; ImportProblem for an unreadable source."""
+    def start_batch(self, user, client):
+        """The import's batch: a file is read at once (ImportProblem if it cannot be);
+        DOIs and ORCID works are fetched in the background into it."""
         data = self.cleaned_data
-        records = sources.read_dois(data["dois"].splitlines(), client)
+        records = []
         if data.get("file"):
             upload = data["file"]
             if upload.size > importing.MAX_FILE_BYTES:
                 raise ImportProblem(f"{upload.name} is larger than 5 MB.")
-            records += sources.read_file_text(upload.name, upload.read())
-        if data.get("orcid_person"):
-            records += importing.read_orcid_works(data["orcid_person"], client)
-        return records
+            records = sources.read_file_text(upload.name, upload.read())
+        dois = [line.strip() for line in data["dois"].splitlines() if line.strip()]
+        if len(dois) > batches.MAX_DOIS:
+            raise ImportProblem(
+                f"That is {len(dois)} DOIs; one import looks up at most {batches.MAX_DOIS}. "
+                "Split the list, or upload a BibTeX file."
+            )
+        person = data.get("orcid_person")
+        fetching = bool(dois or person)
+        batch = ImportBatch.objects.create(
+            user=user,
+            records=[r.to_json() for r in records],
+            status=ImportBatch.Status.FETCHING if fetching else ImportBatch.Status.READY,
+            done=len(records),
+            total=len(records) + len(dois),
+        )
+        if fetching:
+            batches.start(batches.fetch, batch.pk, dois, person.pk if person else None, client)
+        return batch
 
 
 @admin.register(Publication)
@@ -201,16 +217,23 @@ class PublicationAdmin(LabModelAdmin):
         return super().history_view(request, object_id, {**context, **(extra_context or {})})
 
     def get_urls(self):
-        view = self.admin_site.admin_view(self.import_view)
-        return [path("import/", view, name="publications_publication_import"), *super().get_urls()]
+        wrap = self.admin_site.admin_view
+        return [
+            path("import/", wrap(self.import_view), name="publications_publication_import"),
+            path(
+                "import/<uuid:batch_id>/",
+                wrap(self.import_batch_view),
+                name="publications_publication_import_batch",
+            ),
+            *super().get_urls(),
+        ]
 
     def import_view(self, request):
-        """Paste DOIs or upload a file → a preview of every record → confirm. Nothing is
-        written before confirm; what is written is what the preview showed."""
+        """Paste DOIs, upload a file or pick an ORCID → the import's own page, which shows
+        the fetch's progress, then a preview of every record, then takes the confirmation.
+        Nothing is written before confirm; what is written is what the preview showed."""
         if not self.has_add_permission(request):
             raise PermissionDenied
-        if request.method == "POST" and "confirm" in request.POST:
-            return self._confirm_import(request)
         is_post = request.method == "POST"
         form = ImportForm(request.POST, request.FILES) if is_post else ImportForm()
         if self.is_member_editor(request):
@@ -221,22 +244,28 @@ class PublicationAdmin(LabModelAdmin):
             ).exclude(orcid="")
         if is_post and form.is_valid():
             try:
-                records = form.records(self.http_client)
+                batch = form.start_batch(request.user, self.http_client)
             except ImportProblem as problem:
                 form.add_error(None, str(problem))
             else:
-                request.session[IMPORT_SESSION_KEY] = [r.to_json() for r in records]
-                plans = importing.plan(records, editable=self._importable(request))
-                return self._import_page(request, form=None, plans=plans)
+                return redirect("admin:publications_publication_import_batch", batch.pk)
         return self._import_page(request, form=form)
 
-    def _confirm_import(self, request):
-        stored = request.session.get(IMPORT_SESSION_KEY)
-        if stored is None:
+    def import_batch_view(self, request, batch_id):
+        """One import: its progress while fetching, its preview, its confirmation."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        batch = ImportBatch.live().filter(pk=batch_id, user=request.user).first()
+        if batch is None or batch.status == ImportBatch.Status.DONE:
             messages.error(request, "That import preview has expired; start again.")
             return redirect("admin:publications_publication_import")
-        records = [importing.Record.from_json(data) for data in stored]
-        plans = importing.plan(records, editable=self._importable(request))
+        if batch.status != ImportBatch.Status.READY:
+            return self._import_page(request, batch=batch)
+        records = [importing.Record.from_json(data) for data in batch.records]
+        take = {int(k.split("-")[1]) for k in request.POST if re.match(r"^take-\d+$", k)}
+        plans = importing.plan(records, editable=self._importable(request), take_source=take)
+        if request.method != "POST":
+            return self._import_page(request, batch=batch, plans=plans)
         for number, plan in enumerate(plans):
             for index, author in enumerate(plan.record.authors):
                 choice = request.POST.get(f"author-{number}-{index}")
@@ -253,8 +282,9 @@ class PublicationAdmin(LabModelAdmin):
                 f"Nothing was imported: {summary.failed} record(s) have problems. Tick "
                 "“import the valid records” to import the rest.",
             )
-            return self._import_page(request, form=None, plans=plans)
-        del request.session[IMPORT_SESSION_KEY]
+            return self._import_page(request, batch=batch, plans=plans)
+        batch.status = ImportBatch.Status.DONE
+        batch.save(update_fields=["status"])
         messages.success(request, f"Import done: {summary}.")
         return redirect(reverse("admin:publications_publication_changelist"))
 
@@ -263,12 +293,13 @@ class PublicationAdmin(LabModelAdmin):
         the member may edit here (those they author)."""
         return None if not self.is_member_editor(request) else self.get_queryset(request)
 
-    def _import_page(self, request, form, plans=None):
+    def _import_page(self, request, form=None, batch=None, plans=None):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": "Import publications",
             "form": form,
+            "batch": batch,
             "plans": plans,
             "has_errors": any(p.action == importing.ERROR for p in plans or []),
         }

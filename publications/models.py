@@ -1,13 +1,17 @@
 """Publications, the venues they appear in, and their ordered authorships with roles."""
 
+import datetime
 import re
 import unicodedata
+import uuid
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from labsite.documents import PdfField, pdf_upload_path
@@ -537,3 +541,43 @@ class Authorship(models.Model):
             part[0].upper() for part in re.split(r"[\s\-.]+", self.given_name) if part
         )
         return f"{initials} {self.family_name}"
+
+
+class ImportBatch(models.Model):
+    """An import between its preview and its confirmation, kept on the server (not in the
+    session): the records read so far and, while DOIs or ORCID works are fetched in the
+    background, how far that has come. Batches expire after a day."""
+
+    class Status(models.TextChoices):
+        FETCHING = "fetching", "Fetching"
+        READY = "ready", "Ready to confirm"
+        FAILED = "failed", "Failed"
+        DONE = "done", "Imported"
+
+    LIFETIME = datetime.timedelta(days=1)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    records = models.JSONField(default=list, blank=True)
+    message = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name_plural = "import batches"
+        indexes = [
+            # expired batches are purged by age
+            models.Index(fields=["created"], name="importbatch_created"),
+        ]
+
+    def __str__(self):
+        return f"Import of {self.created:%Y-%m-%d %H:%M} ({self.get_status_display()})"
+
+    @classmethod
+    def live(cls):
+        """Batches not yet expired; older ones are deleted on the way (one query)."""
+        cutoff = timezone.now() - cls.LIFETIME
+        cls.objects.filter(created__lt=cutoff).delete()
+        return cls.objects.filter(created__gte=cutoff)

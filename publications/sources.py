@@ -32,9 +32,3 @@ def read_file_text(name, data):
     if suffix == ".json" or (suffix != ".bib" and text.lstrip().startswith("{")):
         return importing.read_crossref_json(text, name)
     return importing.read_bibtex(text, name)
-
-
-def read_dois(lines, client):
-    """One record per DOI (or doi.org link) in `lines`; blank lines are skipped."""
-    dois = [line.strip() for line in lines if line.strip()]
-    return [importing.fetch_doi(doi, client) for doi in dois]

@@ -39,6 +39,15 @@ def _no_network(monkeypatch):
     monkeypatch.setattr("urllib.request.urlopen", refuse)
 
 
+@pytest.fixture(autouse=True)
+def _imports_fetch_in_place(monkeypatch):
+    """The admin's imports fetch in a background thread; tests run the fetch in place (one
+    test runs the real thread)."""
+    monkeypatch.setattr(
+        "publications.importing.batches.start", lambda function, *args: function(*args)
+    )
+
+
 @pytest.fixture
 def cast(db):
     """The fixed cast where permissions matter: a lab admin, a member who owns the data,

@@ -2,15 +2,23 @@
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from publications.admin import PublicationAdmin
-from publications.models import Publication
+from publications.models import ImportBatch, Publication
 from tests.factories import PersonFactory
 from tests.publications.recorded import DATA, TOS_DOI, RecordedClient
 
 pytestmark = pytest.mark.django_db
 
 URL = "/admin/publications/publication/import/"
+
+
+def _preview(client, data):
+    """Post the import form and follow it to the import's page: (its HTML, its address)."""
+    response = client.post(URL, data, follow=True)
+    address = response.redirect_chain[-1][0] if response.redirect_chain else URL
+    return response.content.decode(), address
 
 
 def _seed_upload():
@@ -24,10 +32,9 @@ def test_changelist_links_to_the_import_page(admin_client):
 def test_upload_shows_a_preview_and_writes_nothing(admin_client):
     PersonFactory(name="Teng Ma", orcid="0000-0002-7104-1526")
 
-    response = admin_client.post(URL, {"file": _seed_upload()})
+    html, address = _preview(admin_client, {"file": _seed_upload()})
 
-    html = response.content.decode()
-    assert response.status_code == 200
+    assert address.startswith(URL) and address != URL
     assert 'class="action-new">new</td>' in html
     assert "Teng Ma → Teng Ma" in html
     assert "13 authors" in html
@@ -35,9 +42,9 @@ def test_upload_shows_a_preview_and_writes_nothing(admin_client):
 
 
 def test_confirm_writes_what_the_preview_showed(admin_client):
-    admin_client.post(URL, {"file": _seed_upload()})
+    _, address = _preview(admin_client, {"file": _seed_upload()})
 
-    response = admin_client.post(URL, {"confirm": "1"})
+    response = admin_client.post(address, {"confirm": "1"})
 
     assert response.status_code == 302
     assert Publication.objects.get().authorships.count() == 13
@@ -49,24 +56,24 @@ def test_ambiguous_author_is_resolved_by_the_admins_choice(admin_client):
     teng = PersonFactory(name="Teng Ma", slug="teng-ma")
     PersonFactory(name="Tian Ma", slug="tian-ma")
     bib = b"@article{x, title={HydraRPC}, author={Ma, T and Liu, Z}, year=2024}"
-    preview = admin_client.post(URL, {"file": SimpleUploadedFile("x.bib", bib)}).content.decode()
+    preview, address = _preview(admin_client, {"file": SimpleUploadedFile("x.bib", bib)})
     assert "“T Ma” is" in preview and '<option value="">not a lab member</option>' in preview
 
-    admin_client.post(URL, {"confirm": "1", "author-0-0": str(teng.pk)})
+    admin_client.post(address, {"confirm": "1", "author-0-0": str(teng.pk)})
 
     assert Publication.objects.get().authorships.get(position=1).person == teng
 
 
 def test_records_with_problems_block_the_import_until_skipped(admin_client):
     bib = b"@article{good, title={Good}, author={A B}, year=2020}\n@article{bad, author={A B}}"
-    preview = admin_client.post(URL, {"file": SimpleUploadedFile("x.bib", bib)}).content.decode()
+    preview, address = _preview(admin_client, {"file": SimpleUploadedFile("x.bib", bib)})
     assert "it has no title" in preview
 
-    blocked = admin_client.post(URL, {"confirm": "1"})
+    blocked = admin_client.post(address, {"confirm": "1"})
     assert "Nothing was imported: 1 record(s) have problems" in blocked.content.decode()
     assert not Publication.objects.exists()
 
-    admin_client.post(URL, {"confirm": "1", "skip_invalid": "on"})
+    admin_client.post(address, {"confirm": "1", "skip_invalid": "on"})
     assert list(Publication.objects.values_list("title", flat=True)) == ["Good"]
 
 
@@ -95,19 +102,23 @@ def test_empty_form_asks_for_a_source(admin_client):
 def test_pasted_dois_are_looked_up_and_failures_listed(admin_client, monkeypatch):
     monkeypatch.setattr(PublicationAdmin, "http_client", RecordedClient())
 
-    html = admin_client.post(
-        URL, {"dois": f"https://doi.org/{TOS_DOI}\n\n10.1000/missing\nnot-a-doi"}
-    ).content.decode()
+    html, _ = _preview(
+        admin_client, {"dois": f"https://doi.org/{TOS_DOI}\n\n10.1000/missing\nnot-a-doi"}
+    )
 
     assert 'class="action-new">new</td>' in html
     assert "10.1000/missing answered 404" in html
     assert "is not a DOI" in html
 
 
-def test_confirm_without_a_preview_says_it_expired(admin_client):
-    response = admin_client.post(URL, {"confirm": "1"}, follow=True)
+def test_confirm_of_an_expired_or_unknown_import_says_it_expired(admin_client):
+    _, address = _preview(admin_client, {"file": _seed_upload()})
+    ImportBatch.objects.update(created=timezone.now() - ImportBatch.LIFETIME * 2)
 
-    assert "That import preview has expired" in response.content.decode()
+    for url in (address, f"{URL}00000000-0000-0000-0000-000000000000/"):
+        response = admin_client.post(url, {"confirm": "1"}, follow=True)
+        assert "That import preview has expired" in response.content.decode()
+    assert not Publication.objects.exists() and not ImportBatch.objects.exists()
 
 
 def test_staff_without_add_permission_cannot_import(client, django_user_model):

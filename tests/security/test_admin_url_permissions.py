@@ -18,6 +18,7 @@ from django.urls import URLResolver
 
 from labsite.models import LabSettings
 from people.models import Person
+from publications.models import ImportBatch
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -73,6 +74,8 @@ def expected(name, model, target=None):
     kind = name.rsplit("_", 1)[-1] if model else name
     if name.endswith("simple_history"):
         kind = "revert"
+    if name.endswith("import_batch"):
+        kind = "batch"
     anonymous = "login"
     if model in CONTENT:
         person = model == "person"
@@ -86,6 +89,8 @@ def expected(name, model, target=None):
             "deleted": ["ok", "ok", "denied", "denied"],
             "restore": ["denied"] * 4,  # POST only
             "import": ["ok"] * 4,
+            # an import's own page: only who started it (the owner here) sees it
+            "batch": ["redirect", "redirect", "ok", "redirect"],
         }
     elif model == "venue":
         table = {
@@ -209,6 +214,8 @@ def _urls(people):
                 ]
             if model == "publication":
                 urls.append((f"{name}_import", model, None, f"{base}import/"))
+                batch = ImportBatch.objects.create(user=people["owner"])
+                urls.append((f"{name}_import_batch", model, None, f"{base}import/{batch.pk}/"))
     person_type = ContentType.objects.get_for_model(Person)
     for name, path in [
         ("index", ""),

@@ -29,8 +29,9 @@ def test_a_member_import_cannot_overwrite_a_paper_they_do_not_author(client, cas
     client.force_login(cast["owner"])
 
     upload = SimpleUploadedFile("x.bib", _bib("10.1145/42").encode())
-    preview = client.post(URL, {"file": upload}).content.decode()
-    client.post(URL, {"confirm": "1", "skip_invalid": "on"})
+    response = client.post(URL, {"file": upload}, follow=True)
+    preview = response.content.decode()
+    client.post(response.redirect_chain[-1][0], {"confirm": "1", "skip_invalid": "on"})
 
     paper.refresh_from_db()
     assert "not an author of" in preview
@@ -42,8 +43,9 @@ def test_a_lab_admin_import_may_update_any_paper(admin_client):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     paper = factories.authored(None, ["A Author"], at=0, doi="10.1145/42", title="Old")
-    admin_client.post(URL, {"file": SimpleUploadedFile("x.bib", _bib("10.1145/42").encode())})
-    admin_client.post(URL, {"confirm": "1"})
+    upload = SimpleUploadedFile("x.bib", _bib("10.1145/42").encode())
+    response = admin_client.post(URL, {"file": upload})
+    admin_client.post(response["Location"], {"confirm": "1"})
 
     paper.refresh_from_db()
     assert paper.abstract == "Rewritten abstract."

@@ -29,8 +29,23 @@ class Command(BaseCommand):
         parser.add_argument(
             "--skip-invalid", action="store_true", help="Write the valid records anyway."
         )
+        parser.add_argument(
+            "--take-source",
+            action="store_true",
+            help="Take the sources' values even for fields an admin has edited since the "
+            "last import (by default those edits are kept and listed).",
+        )
 
-    def handle(self, *args, sources=(), orcid=(), dry_run=False, skip_invalid=False, **options):
+    def handle(
+        self,
+        *args,
+        sources=(),
+        orcid=(),
+        dry_run=False,
+        skip_invalid=False,
+        take_source=False,
+        **options,
+    ):
         if not sources and not orcid:
             raise CommandError("Name at least one file, DOI or --orcid member.")
         records = []
@@ -40,10 +55,10 @@ class Command(BaseCommand):
                 person = Person.objects.filter(slug=slug).first()
                 if person is None:
                     raise ImportProblem(f"No member has the slug “{slug}”.")
-                records += importing.read_orcid_works(person, self.client)
+                records += importing.read_orcid_works(person, self.client, self._progress)
         except ImportProblem as problem:
             raise CommandError(str(problem)) from None
-        plans = self._plan_with_progress(records)
+        plans = self._plan_with_progress(records, take_source)
         for plan in plans:
             self._report(plan)
         if dry_run:
@@ -73,10 +88,9 @@ class Command(BaseCommand):
                 raise ImportProblem(f"{name} is neither a file nor a DOI.")
         return records
 
-    def _plan_with_progress(self, records):
-        if len(records) < PROGRESS_FROM:
-            return importing.plan(records)
-        return importing.plan(records, progress=self._progress)
+    def _plan_with_progress(self, records, take_source):
+        progress = self._progress if len(records) >= PROGRESS_FROM else None
+        return importing.plan(records, progress=progress, take_source=take_source)
 
     def _progress(self, done, total):
         width = 30
@@ -96,6 +110,12 @@ class Command(BaseCommand):
         if plan.changes:
             note += f"  ({', '.join(plan.changes)})"
         self.stdout.write(note)
+        if plan.kept:
+            self.stdout.write(
+                f"           kept as edited: {', '.join(plan.kept)} (--take-source replaces them)"
+            )
+        if plan.new_venue is not None:
+            self.stdout.write(f"           new venue: {plan.new_venue.short_name}")
         for author in plan.ambiguous:
             names = " or ".join(p.name for p in author.candidates)
             self.stdout.write(
