@@ -1,5 +1,6 @@
 """manage.py import_publications and manage.py refresh_citations."""
 
+import datetime
 import io
 
 import pytest
@@ -8,7 +9,7 @@ from django.core.management import CommandError, call_command
 from publications.management.commands import import_publications, refresh_citations
 from publications.models import Publication
 from tests.factories import PersonFactory, PublicationFactory
-from tests.publications.recorded import DATA, TOS_DOI, RecordedClient, tos_record
+from tests.publications.recorded import DATA, TOS_DOI, RecordedClient
 
 pytestmark = pytest.mark.django_db
 
@@ -162,18 +163,53 @@ def test_orcid_works_of_a_member_are_imported(monkeypatch):
     ]
 
 
-def test_refresh_citations_updates_counts_and_reports_failures(monkeypatch):
-    paper = PublicationFactory(doi=TOS_DOI)
-    PublicationFactory(doi="10.1000/gone")
-    newer = {"message": tos_record()["message"] | {"is-referenced-by-count": 40}}
-    client = RecordedClient({f"https://api.crossref.org/works/{TOS_DOI}": newer})
+def test_refresh_citations_reads_openalex_in_batches_and_reports_missing_dois(monkeypatch):
+    from publications.importing.citations import openalex_url
+
+    papers = [PublicationFactory(doi=TOS_DOI), PublicationFactory(doi="10.1000/gone")]
+    papers += [PublicationFactory(doi=f"10.1000/p{n}") for n in range(60)]
+    dois = sorted(p.doi for p in papers)
+
+    def found(batch):
+        works = [d for d in batch if d != "10.1000/gone"]
+        return {
+            "results": [
+                {"doi": f"https://doi.org/{d}", "cited_by_count": 40 if d == TOS_DOI else 1}
+                for d in works
+            ]
+        }
+
+    answers = {openalex_url(dois[:50]): found(dois[:50]), openalex_url(dois[50:]): found(dois[50:])}
+    client = RecordedClient(answers)
     monkeypatch.setattr(refresh_citations.Command, "client", client)
     out, err = io.StringIO(), io.StringIO()
 
     with pytest.raises(CommandError, match="1 DOI"):
         call_command("refresh_citations", stdout=out, stderr=err)
 
+    tos = Publication.objects.get(doi=TOS_DOI)
+    assert (tos.citation_count, tos.citations_source) == (40, "OpenAlex")
+    assert tos.citations_read_on == datetime.date.today()
+    assert len(client.requested) == 2  # 62 DOIs, 50 a request
+    assert "61 updated, 0 kept, 1 not found" in out.getvalue()
+    assert "DOI 10.1000/gone: not found on OpenAlex" in err.getvalue()
+
+
+def test_refresh_citations_keeps_a_count_typed_by_hand(monkeypatch):
+    from publications.importing.citations import openalex_url
+
+    paper = PublicationFactory(doi=TOS_DOI)
+    paper.citation_count, paper.citations_read_on = 680, datetime.date(2026, 1, 1)
+    paper.citations_source = "Google Scholar"
+    paper.save()
+    answer = {"results": [{"doi": f"https://doi.org/{TOS_DOI}", "cited_by_count": 27}]}
+    monkeypatch.setattr(
+        refresh_citations.Command, "client", RecordedClient({openalex_url([TOS_DOI]): answer})
+    )
+    out = io.StringIO()
+
+    call_command("refresh_citations", stdout=out)
+
     paper.refresh_from_db()
-    assert (paper.citation_count, paper.citations_source) == (40, "Crossref")
-    assert "1 updated, 1 failed" in out.getvalue()
-    assert "DOI 10.1000/gone" in err.getvalue()
+    assert (paper.citation_count, paper.citations_source) == (680, "Google Scholar")
+    assert "kept the count typed by hand" in out.getvalue()

@@ -1,33 +1,32 @@
-"""Refresh citation counts from Crossref for every publication with a DOI."""
-
-import datetime
+"""Refresh citation counts from OpenAlex for every publication with a DOI."""
 
 from django.core.management.base import BaseCommand, CommandError
 
 from publications import importing
+from publications.importing.citations import refresh_counts
 from publications.models import Publication
 
 
 class Command(BaseCommand):
-    help = "Read each DOI's citation count (is-referenced-by-count) from Crossref."
+    help = (
+        "Read every DOI's citation count from OpenAlex (50 DOIs a request) and store it with "
+        "today's date. Counts an admin typed by hand are kept."
+    )
     client = importing.HttpClient()
 
     def handle(self, *args, **options):
-        updated = failed = 0
-        for publication in Publication.objects.exclude(doi="").order_by("pk"):
-            record = importing.fetch_doi(publication.doi, self.client)
-            if record.problems or record.citation_count is None:
-                failed += 1
-                problem = "; ".join(record.problems) or "Crossref gives no citation count"
-                self.stderr.write(f"DOI {publication.doi}: {problem}")
-                continue
-            publication.citation_count = record.citation_count
-            publication.citations_read_on = record.citations_read_on or datetime.date.today()
-            publication.citations_source = "Crossref"
-            publication.save(
-                update_fields=["citation_count", "citations_read_on", "citations_source", "updated"]
-            )
-            updated += 1
-        self.stdout.write(f"{updated} updated, {failed} failed")
-        if failed:
-            raise CommandError(f"{failed} DOI(s) could not be refreshed.")
+        publications = Publication.objects.exclude(doi="").order_by("pk")
+        try:
+            updated, kept, missing = refresh_counts(publications, self.client)
+        except importing.ImportProblem as problem:
+            raise CommandError(f"OpenAlex could not be read: {problem}") from None
+        for publication in missing:
+            self.stderr.write(f"DOI {publication.doi}: not found on OpenAlex")
+        for publication in kept:
+            self.stdout.write(f"DOI {publication.doi}: kept the count typed by hand")
+        self.stdout.write(
+            f"{len(updated)} updated, {len(kept)} kept, {len(missing)} not found, "
+            f"{len(publications) - len(updated) - len(kept) - len(missing)} unchanged"
+        )
+        if missing:
+            raise CommandError(f"{len(missing)} DOI(s) are not on OpenAlex.")
