@@ -19,3 +19,11 @@ STORAGES = {
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SECURE_SSL_REDIRECT = False
+
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    # A file, not shared-cache memory: the import test's background thread then waits for
+    # locks (the busy timeout) as it does in production, instead of failing at once.
+    DATABASES["default"]["TEST"] = {"NAME": str(MEDIA_ROOT / "test.sqlite3")}  # noqa: F405
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (  # noqa: F405
+        "PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY"
+    )

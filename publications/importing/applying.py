@@ -6,12 +6,12 @@ from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
 from labsite.slugs import unique_slug
+from publications.importing.bulk import insert_with_history
 from publications.importing.planning import (
     ERROR,
     NEW,
     UNCHANGED,
     UPDATE,
-    authorship,
     merge_authors,
 )
 from publications.models import Authorship, Publication, title_key
@@ -63,13 +63,13 @@ def _create_all(plans, user):
         publication.title_key = title_key(publication.title)
         taken.add(publication.slug)
     publications = [item.candidate for item in plans]
-    bulk_create_with_history(publications, Publication, batch_size=500, default_user=user)
-    authorships = [
-        authorship(item.candidate, position, author)
-        for item in plans
-        for position, author in enumerate(item.record.authors, start=1)
-    ]
-    bulk_create_with_history(authorships, Authorship, batch_size=1000, default_user=user)
+    insert_with_history(Publication, publications, ("slug",), user)
+    authorships = []
+    for item in plans:
+        for row, author in zip(item.authorships, item.record.authors, strict=True):
+            row.publication, row.person = item.candidate, author.person  # as the admin chose
+            authorships.append(row)
+    insert_with_history(Authorship, authorships, ("publication_id", "position"), user)
 
 
 def _update(item, user):

@@ -28,6 +28,7 @@ class PeopleIndex:
     def __init__(self):
         self.by_orcid = {}
         self.by_name = {}
+        self.seen = {}  # (given, family) → candidates: names repeat across a file
         for person in Person.objects.all():
             if person.orcid:
                 self.by_orcid[person.orcid] = person
@@ -37,6 +38,12 @@ class PeopleIndex:
     def candidates(self, author):
         if author.orcid and author.orcid in self.by_orcid:
             return [self.by_orcid[author.orcid]]
+        name = (author.given, author.family)
+        if name not in self.seen:
+            self.seen[name] = self._by_name(author)
+        return self.seen[name]
+
+    def _by_name(self, author):
         forms = {
             normalize_name(f"{author.given} {author.family}"),
             normalize_name(f"{author.family}, {author.given}"),

@@ -55,6 +55,7 @@ class Plan:
     changes: list = field(default_factory=list)  # fields that applying changes
     candidate: Publication | None = None  # the work as applying leaves it (unsaved)
     kept: list = field(default_factory=list)  # fields where an admin's value is kept
+    authorships: list = field(default_factory=list)  # a new work's author rows (unsaved)
 
     @property
     def problems(self):
@@ -131,9 +132,9 @@ def _plan_one(existing, record, venues, take_source):
                 record.problems += _invalid(venue, "new venue: ", exclude=["short_name"])
     # The venue was chosen above and the DOI matched against every work: no query needed.
     record.problems += _invalid(publication, exclude=["venue"], check=publication.check_rules)
-    for position, author in enumerate(record.authors, start=1):
-        row = authorship(None, position, author)
-        record.problems += _invalid(row, f"author {position}: ", ["publication", "person"])
+    rows = [authorship(None, position, a) for position, a in enumerate(record.authors, 1)]
+    for row in rows:
+        record.problems += _invalid(row, f"author {row.position}: ", ["publication", "person"])
     if existing is not None and _rows(existing.authorships.all()) != _rows(
         row for row, _ in merge_authors(existing.authorships.all(), record.authors)[0]
     ):
@@ -141,7 +142,7 @@ def _plan_one(existing, record, venues, take_source):
     if record.problems:
         return Plan(record, ERROR, existing)
     if existing is None:
-        return Plan(record, NEW, None, changes, publication, kept)
+        return Plan(record, NEW, None, changes, publication, kept, rows)
     return Plan(record, UPDATE if changes else UNCHANGED, existing, changes, publication, kept)
 
 
