@@ -45,10 +45,18 @@ def _execute(model, fields, rows, batch_size=2000):
     """executemany of `rows` (lists of Python values in `fields` order), each value prepared
     by its field unless the driver takes it as it is."""
     plain = [f.get_internal_type() in _PLAIN for f in fields]
+    prepared = {}  # (column, value) → prepared value: one history time for every record
     for row in rows:
         for i, (field, is_plain) in enumerate(zip(fields, plain, strict=True)):
-            if not (is_plain and isinstance(row[i], _PLAIN_VALUES)):
-                row[i] = field.get_db_prep_save(row[i], connection)
+            value = row[i]
+            if is_plain and isinstance(value, _PLAIN_VALUES):
+                continue
+            try:
+                row[i] = prepared[i, value]
+            except (KeyError, TypeError):  # not seen yet, or not hashable (JSON)
+                row[i] = field.get_db_prep_save(value, connection)
+                if getattr(value, "__hash__", None):
+                    prepared[i, value] = row[i]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     table = connection.ops.quote_name(model._meta.db_table)

@@ -45,6 +45,10 @@ FIELD_RULES = {
     "bibtex_key": FILL,
 }
 GROUPS = {"citation_count": ("citation_count", "citations_read_on", "citations_source")}
+_FIELD_NAMES = [f.name for f in Publication._meta.concrete_fields]
+_AUTHOR_SET_BY_ADMIN = [
+    "publication", "person", "position", "is_equal_contribution", "is_corresponding",
+]  # fmt: skip
 
 
 @dataclass
@@ -130,11 +134,14 @@ def _plan_one(existing, record, venues, take_source):
             changes.append("venue")
             if venue.pk is None:
                 record.problems += _invalid(venue, "new venue: ", exclude=["short_name"])
-    # The venue was chosen above and the DOI matched against every work: no query needed.
-    record.problems += _invalid(publication, exclude=["venue"], check=publication.check_rules)
+    # Each value the source brings is checked by its field; the stored ones were checked
+    # when they came in. The venue was chosen above and the DOI matched against every
+    # work, so no check needs a query; the rules across fields run on the whole paper.
+    untouched = [n for n in _FIELD_NAMES if n not in changes or n == "venue"]
+    record.problems += _invalid(publication, exclude=untouched, check=publication.check_rules)
     rows = [authorship(None, position, a) for position, a in enumerate(record.authors, 1)]
     for row in rows:
-        record.problems += _invalid(row, f"author {row.position}: ", ["publication", "person"])
+        record.problems += _invalid(row, f"author {row.position}: ", _AUTHOR_SET_BY_ADMIN)
     if existing is not None and _rows(existing.authorships.all()) != _rows(
         row for row, _ in merge_authors(existing.authorships.all(), record.authors)[0]
     ):
