@@ -73,11 +73,14 @@ def _create_all(plans, user):
 
 
 def _update(item, user):
-    """Save the planned publication, then its author list as the plan merged it: authors
-    no longer in the source go, the others take its order and names."""
+    """Save the planned publication, then, if the plan changes it, its author list as the
+    plan merged it: authors no longer in the source go, the others take its order and
+    names."""
     publication = item.candidate
     publication._history_user = user
     publication.save()
+    if "authors" not in item.changes:
+        return
     merged, gone = merge_authors(item.publication.authorships.all(), item.record.authors)
     Authorship.objects.filter(pk__in=[row.pk for row in gone]).delete()
     publication.park_authorships()

@@ -145,7 +145,13 @@ def _plan_one(existing, record, venues, take_source):
     if existing is not None and _rows(existing.authorships.all()) != _rows(
         row for row, _ in merge_authors(existing.authorships.all(), record.authors)[0]
     ):
-        changes.append("authors")
+        # A source naming fewer authors than are stored lacks some: like any value a source
+        # lacks, they are not removed, unless the admin takes the source's list.
+        named = sum(not a.is_unlisted for a in existing.authorships.all())
+        if sum(not a.is_unlisted for a in record.authors) < named and not take_source:
+            kept.append("authors")
+        else:
+            changes.append("authors")
     if record.problems:
         return Plan(record, ERROR, existing)
     if existing is None:

@@ -13,9 +13,9 @@ from tests.publications.recorded import TOS_DOI, tos_record
 pytestmark = pytest.mark.django_db
 
 
-def _import(message):
+def _import(message, **options):
     records = importing.read_crossref_json(json.dumps({"message": message}), "record.json")
-    plans = importing.plan(records)
+    plans = importing.plan(records, **options)
     importing.apply(plans)
     return plans[0]
 
@@ -55,7 +55,11 @@ def test_reimport_with_a_changed_author_list_follows_the_source():
     authors = tos_record()["message"]["author"]
     reordered = [authors[4], *authors[:4], *authors[5:12]]  # Tang first, Xu dropped
 
-    _import(tos_record()["message"] | {"author": reordered})
+    kept = _import(tos_record()["message"] | {"author": reordered})
+    assert kept.kept == ["authors"]  # a list naming fewer authors removes none by default
+    assert paper.authorships.count() == 13
+
+    _import(tos_record()["message"] | {"author": reordered}, take_source=True)
 
     rows = list(paper.authorships.all())
     assert [r.family_name for r in rows][:2] == ["Tang", "Qin"]
