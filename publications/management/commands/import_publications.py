@@ -112,7 +112,7 @@ class Command(BaseCommand):
         self.stdout.write(note)
         if plan.kept:
             self.stdout.write(
-                f"           kept as edited: {', '.join(plan.kept)} (--take-source replaces them)"
+                f"           kept as stored: {', '.join(plan.kept)} (--take-source replaces them)"
             )
         if plan.new_venue is not None:
             self.stdout.write(f"           new venue: {plan.new_venue.short_name}")
