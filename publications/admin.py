@@ -20,8 +20,8 @@ from labsite.admin import (
     member_person,
 )
 from people.models import Person
-from publications import importing, sources
-from publications.importing import ImportProblem, batches
+from publications import importing
+from publications.importing import ImportProblem, batches, files
 from publications.models import Authorship, ImportBatch, Publication, Venue
 
 
@@ -133,7 +133,7 @@ class ImportForm(forms.Form):
             upload = data["file"]
             if upload.size > importing.MAX_FILE_BYTES:
                 raise ImportProblem(f"{upload.name} is larger than 5 MB.")
-            records = sources.read_file_text(upload.name, upload.read())
+            records = files.read_file_text(upload.name, upload.read())
         dois = [line.strip() for line in data["dois"].splitlines() if line.strip()]
         if len(dois) > batches.MAX_DOIS:
             raise ImportProblem(

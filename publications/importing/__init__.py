@@ -3,7 +3,7 @@
 Three steps, so the admin page and the command show what will happen before anything is
 written, one module each:
 
-1. *read* (`crossref`, `bibtex`, `orcid`, over `http`): a source becomes `Record`s
+1. *read* (`files`, `crossref`, `bibtex`, `orcid`, over `http`): a source becomes `Record`s
    (`records`), normalized and type-checked. A source that cannot be read at all raises
    `ImportProblem`; a record that is readable but unusable carries its problems.
 2. *plan* (`planning`, with `matching`): each record is matched against the lab (authors to
@@ -11,7 +11,11 @@ written, one module each:
    existing publication by DOI, arXiv id, else title and year; the venue by ISSN, DBLP key,
    then names and aliases) and merged, by `FIELD_RULES`, into the publication it would
    leave, which the model's own rules then check. No writes.
-3. *apply* (`applying`): the planned publications are saved as planned, in one transaction.
+3. *apply* (`applying`, with `bulk`): the planned publications are saved as planned, in one
+   transaction.
+
+Beside them: `batches` runs network fetches for the admin in the background, and
+`citations` refreshes citation counts from OpenAlex.
 """
 
 from publications.importing.applying import Summary, apply

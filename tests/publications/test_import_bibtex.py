@@ -4,8 +4,8 @@ import pytest
 
 from publications import importing
 from publications.importing import ImportProblem
+from publications.importing.files import read_file_text
 from publications.models import Publication
-from publications.sources import read_file_text
 
 pytestmark = pytest.mark.django_db
 

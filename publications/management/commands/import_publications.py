@@ -6,8 +6,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from people.models import Person
-from publications import importing, sources
-from publications.importing import ImportProblem
+from publications import importing
+from publications.importing import ImportProblem, files
 
 PROGRESS_FROM = 20  # records; shorter inputs finish before a bar would help
 
@@ -81,8 +81,8 @@ class Command(BaseCommand):
         for name in names:
             path = Path(name)
             if path.is_file():
-                records += sources.read_file_text(path.name, path.read_bytes())
-            elif sources.looks_like_doi(name):
+                records += files.read_file_text(path.name, path.read_bytes())
+            elif files.looks_like_doi(name):
                 records.append(importing.fetch_doi(name, self.client))
             else:
                 raise ImportProblem(f"{name} is neither a file nor a DOI.")

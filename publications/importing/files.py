@@ -1,10 +1,12 @@
-"""Turning what an admin hands in (a file, pasted DOIs, a member's ORCID) into records."""
+"""Reading what an admin or the command hands in: a file (BibTeX or Crossref JSON), or a
+line that is a DOI."""
 
 import re
 from pathlib import Path
 
-from publications import importing
-from publications.importing import ImportProblem
+from publications.importing.bibtex import read_bibtex
+from publications.importing.crossref import read_crossref_json
+from publications.importing.records import MAX_FILE_BYTES, ImportProblem
 
 _DOI_LIKE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)?10\.\S+$", re.IGNORECASE)
 
@@ -19,10 +21,10 @@ def read_file_text(name, data):
     The kind is taken from the content when the name does not say. Refuses files over the
     size cap and files that are not UTF-8 text.
     """
-    if len(data) > importing.MAX_FILE_BYTES:
+    if len(data) > MAX_FILE_BYTES:
         raise ImportProblem(
             f"{name} is {len(data) / 1024 / 1024:.1f} MB; import files may be at most "
-            f"{importing.MAX_FILE_BYTES // 1024 // 1024} MB."
+            f"{MAX_FILE_BYTES // 1024 // 1024} MB."
         )
     try:
         text = data.decode("utf-8-sig")
@@ -30,5 +32,5 @@ def read_file_text(name, data):
         raise ImportProblem(f"{name} is not UTF-8 text.") from None
     suffix = Path(name).suffix.lower()
     if suffix == ".json" or (suffix != ".bib" and text.lstrip().startswith("{")):
-        return importing.read_crossref_json(text, name)
-    return importing.read_bibtex(text, name)
+        return read_crossref_json(text, name)
+    return read_bibtex(text, name)
