@@ -9,22 +9,14 @@ from django.views.generic import DetailView, ListView
 from labsite.models import LabSettings
 from people.models import Education, NewsItem, Person
 from publications import figures
+from publications import roles as authorship_roles
 from publications.authors import (
-    BADGE_CO_FIRST,
-    BADGE_CORRESPONDING,
-    BADGE_FIRST,
     PROFILE,
     author_list,
     merge_legends,
 )
-from publications.models import ROLES, Publication
+from publications.models import Publication
 from talks.models import Award, Talk
-
-ROLE_BADGES = {
-    "first": BADGE_FIRST,
-    "co-first": BADGE_CO_FIRST,
-    "corresponding": BADGE_CORRESPONDING,
-}
 
 
 class TeamView(ListView):
@@ -107,11 +99,11 @@ class _PaperList:
         papers = [p for p in publications if p.kind != Publication.Kind.PATENT]
         entries = [(p, author_list(p, PROFILE, person=person, lab=lab)) for p in papers]
         kind = params.get("kind", "")
-        role = params.get("role", "") if params.get("role") in ROLES else ""
+        role = authorship_roles.BY_SLUG.get(params.get("role", ""))
         shown = [
             (p, authors)
             for p, authors in entries
-            if (not kind or p.kind == kind) and (not role or ROLE_BADGES[role] in authors.badges)
+            if (not kind or p.kind == kind) and (not role or role.badge in authors.badges)
         ]
         kinds = {}
         for p in papers:
@@ -124,11 +116,11 @@ class _PaperList:
                 ((value, label, n) for value, (label, n) in kinds.items()), key=lambda k: -k[2]
             ),
             roles=[
-                (value, label, sum(ROLE_BADGES[value] in a.badges for _, a in entries))
-                for value, label in ROLES.items()
+                (r.slug, r.label, sum(r.badge in a.badges for _, a in entries))
+                for r in authorship_roles.ROLES
             ],
             kind=kind,
-            role=role,
+            role=role.slug if role else "",
             patents=[p for p in publications if p.kind == Publication.Kind.PATENT],
             person=person,
         )

@@ -11,12 +11,12 @@ from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from labsite.models import LabSettings
+from publications import roles as authorship_roles
 
 PROFILE, LIST, DETAIL, FEED, EXPORT = "profile", "list", "detail", "feed", "export"
 SHORTENED_IN = {PROFILE, LIST}
 EQUAL, CORRESPONDING = "equal", "corresponding"
 MEANINGS = {EQUAL: "Equal contribution", CORRESPONDING: "Corresponding author"}
-BADGE_FIRST, BADGE_CO_FIRST, BADGE_CORRESPONDING = "1st Author", "Co-first", "Corresponding"
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ def author_list(publication, context=LIST, person=None, lab=None):
     return AuthorList(
         names=names,
         legend=[used[m] for m in MEANINGS.values() if m in used],
-        badges=role_badges(rows, person),
+        badges=authorship_roles.badges(rows, person),
         affiliations=affiliations,
         is_shortened=shortened,
     )
@@ -188,21 +188,3 @@ def _shorten(names, keep):
         elif not result or not result[-1].is_gap:
             result.append(Name("…", is_gap=True))
     return result
-
-
-def role_badges(rows, person):
-    """The badges `person` earns on this author list, found by person link."""
-    if person is None:
-        return []
-    named = [row for row in rows if not row.is_unlisted]
-    badges = []
-    for row in named:
-        if row.person_id != person.pk:
-            continue
-        if row is named[0] and rows[0] is row and not row.is_equal_contribution:
-            badges.append(BADGE_FIRST)
-        if row.is_equal_contribution:
-            badges.append(BADGE_CO_FIRST)
-        if row.is_corresponding:
-            badges.append(BADGE_CORRESPONDING)
-    return list(dict.fromkeys(badges))

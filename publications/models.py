@@ -20,6 +20,7 @@ from labsite.partial_dates import PartialDateField
 from labsite.slugs import unique_slug
 from labsite.weblinks import WebURLField, is_web_url
 from people.models import Person
+from publications import roles
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -123,14 +124,6 @@ class Venue(models.Model):
         return [n for n in (self.short_name, self.name, *aliases) if n]
 
 
-ROLES = {"first": "First author", "co-first": "Co-first", "corresponding": "Corresponding"}
-ROLE_CONDITIONS = {
-    "first": Q(authorships__position=1, authorships__is_equal_contribution=False),
-    "co-first": Q(authorships__is_equal_contribution=True),
-    "corresponding": Q(authorships__is_corresponding=True),
-}
-
-
 class PublicationQuerySet(models.QuerySet):
     def public(self):
         """Publications shown on the site: every status but drafts hidden by the admin."""
@@ -152,9 +145,10 @@ class PublicationQuerySet(models.QuerySet):
         return self.filter(date__startswith=f"{int(year):04d}")
 
     def with_role(self, role, person=None):
-        """Publications where `person` (else any lab member) holds `role`: one of ROLES."""
+        """Publications where `person` (else any lab member) holds `role`, a slug of
+        `publications.roles.ROLES`."""
         holder = Q(authorships__person=person) if person else Q(authorships__person__isnull=False)
-        return self.filter(holder & ROLE_CONDITIONS[role]).distinct()
+        return self.filter(holder & roles.BY_SLUG[role].condition).distinct()
 
     def search(self, text):
         """Title, DOI, venue or any author name containing `text`."""

@@ -15,9 +15,10 @@ from django.views.generic import DetailView, ListView
 from labsite.documents import serve_pdf
 from labsite.models import LabSettings
 from people.models import Person
+from publications import roles
 from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
 from publications.exports import CONTENT_TYPES, WRITERS, to_bibtex
-from publications.models import ROLES, Publication, Venue
+from publications.models import Publication, Venue
 
 
 class PublicationFilter(forms.Form):
@@ -38,7 +39,7 @@ class PublicationFilter(forms.Form):
         to_field_name="slug",
         empty_label="Any member",
     )
-    role = forms.ChoiceField(required=False, choices=[("", "Any role"), *ROLES.items()])
+    role = forms.ChoiceField(required=False, choices=[("", "Any role"), *roles.CHOICES])
     selected = forms.BooleanField(required=False, label="Selected only")
 
     def __init__(self, *args, **kwargs):

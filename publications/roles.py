@@ -1,0 +1,53 @@
+"""Authorship roles, declared once: the word for each in a filter, the badge it earns on a
+paper, and how it is found, in SQL (to filter lists) and in Python (to badge an author
+list). Change a role here and the filters, badges and labels change together."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+
+@dataclass(frozen=True)
+class Role:
+    slug: str  # in addresses: ?role=first
+    label: str  # in a filter: "First author"
+    badge: str  # beside a paper: "1st Author"
+    condition: Q  # publications where some authorship holds the role, through "authorships"
+    holds: Callable  # holds(rows, row): whether `row` of the ordered `rows` holds the role
+
+
+ROLES = (
+    Role(
+        "first",
+        "First author",
+        "1st Author",
+        Q(authorships__position=1, authorships__is_equal_contribution=False),
+        lambda rows, row: row is rows[0] and not row.is_equal_contribution,
+    ),
+    Role(
+        "co-first",
+        "Co-first",
+        "Co-first",
+        Q(authorships__is_equal_contribution=True),
+        lambda rows, row: row.is_equal_contribution,
+    ),
+    Role(
+        "corresponding",
+        "Corresponding",
+        "Corresponding",
+        Q(authorships__is_corresponding=True),
+        lambda rows, row: row.is_corresponding,
+    ),
+)
+BY_SLUG = {role.slug: role for role in ROLES}
+CHOICES = [(role.slug, role.label) for role in ROLES]
+
+
+def badges(rows, person):
+    """The badges `person` earns on the ordered author `rows`, found by person link (never
+    by printed name), in the order ROLES declares them."""
+    if person is None:
+        return []
+    own = [row for row in rows if not row.is_unlisted and row.person_id == person.pk]
+    return [role.badge for role in ROLES if any(role.holds(rows, row) for row in own)]
