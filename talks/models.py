@@ -187,10 +187,13 @@ class Participant(models.Model):
 
     position = models.PositiveSmallIntegerField(default=1, help_text="1 comes first.")
     person = models.ForeignKey(
-        Person, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     name = models.CharField(
-        max_length=200, blank=True, help_text="For someone without a profile here."
+        max_length=200,
+        blank=True,
+        help_text="The name as printed. For a lab member it is filled from their profile when "
+        "left empty, and stays if their profile is ever deleted.",
     )
     history = HistoricalRecords(inherit=True)
 
@@ -200,6 +203,12 @@ class Participant(models.Model):
     def __str__(self):
         return self.person.name if self.person_id else self.name
 
+    def save(self, *args, **kwargs):
+        # The printed name outlives the link, as an authorship's does.
+        if self.person_id and not self.name:
+            self.name = self.person.name
+        super().save(*args, **kwargs)
+
     def clean(self):
         if not self.person_id and not self.name.strip():
             raise ValidationError("Choose a lab member or type the name.")
@@ -208,7 +217,7 @@ class Participant(models.Model):
 class Speaker(Participant):
     talk = models.ForeignKey(Talk, on_delete=models.CASCADE, related_name="speakers")
     person = models.ForeignKey(
-        Person, on_delete=models.CASCADE, null=True, blank=True, related_name="talk_speakers"
+        Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="talk_speakers"
     )
 
     class Meta:
@@ -223,7 +232,11 @@ class Speaker(Participant):
 class Recipient(Participant):
     award = models.ForeignKey(Award, on_delete=models.CASCADE, related_name="recipients")
     person = models.ForeignKey(
-        Person, on_delete=models.CASCADE, null=True, blank=True, related_name="award_recipients"
+        Person,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="award_recipients",
     )
 
     class Meta:

@@ -111,3 +111,20 @@ def test_admin_filters_awards_by_member(admin_client):
     response = admin_client.get("/admin/talks/award/", {"member": "teng-ma"})
 
     assert [a.name for a in response.context["cl"].result_list] == ["Mine"]
+
+
+def test_deleting_a_person_keeps_their_printed_name_on_shared_talks_and_awards(db):
+    from talks.models import Recipient, Speaker
+    from tests.factories import PersonFactory, RecipientFactory, SpeakerFactory
+
+    member = PersonFactory(name="Feng Ren")
+    speaker = SpeakerFactory(person=member)
+    SpeakerFactory(talk=speaker.talk, person=None, name="Guest Speaker", position=2)
+    recipient = RecipientFactory(person=member)
+
+    member.delete()
+
+    speaker, recipient = Speaker.objects.get(pk=speaker.pk), Recipient.objects.get(pk=recipient.pk)
+    assert (speaker.person, speaker.name) == (None, "Feng Ren")
+    assert (recipient.person, recipient.name) == (None, "Feng Ren")
+    assert speaker.talk.speakers.count() == 2

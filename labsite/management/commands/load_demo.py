@@ -201,6 +201,6 @@ def _with_publication(row):
 def _set_participants(model, parent_field, parent, entries, people_by_slug):
     for position, entry in enumerate(entries, start=1):
         person = people_by_slug.get(entry)
-        defaults = {"person": person, "name": "" if person else entry}
+        defaults = {"person": person, "name": person.name if person else entry}
         upsert(model, defaults, **{parent_field: parent}, position=position)
     model.objects.filter(**{parent_field: parent}, position__gt=len(entries)).delete()
