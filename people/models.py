@@ -18,6 +18,13 @@ from labsite.weblinks import WebURLField
 PHOTO_SIZES = (480, 192)  # profile header and team card, both at twice their CSS size
 
 
+def split_name(name):
+    """("Teng", "Ma") from "Teng Ma", ("Jan Hendrik", "Kim") from "Jan Hendrik Kim": the last
+    word is the family name, as author lists print Latin names. ("", "Ma") for one word."""
+    given, _, family = name.strip().rpartition(" ")
+    return given.strip(), family
+
+
 class PersonQuerySet(models.QuerySet):
     def published(self):
         return self.filter(is_published=True)
@@ -204,7 +211,7 @@ class Person(models.Model):
     def name_forms(self):
         """Every printed form this person's name is recognised by, normalized for matching."""
         forms = {self.name, self.native_name, *self.name_variants.splitlines()}
-        given, _, family = self.name.rpartition(" ")
+        given, family = split_name(self.name)
         if given and family:
             initials = " ".join(part[0] for part in re.split(r"[\s\-]+", given) if part)
             forms |= {

@@ -6,7 +6,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -19,8 +19,9 @@ from labsite.admin import (
     member_filter,
     member_person,
 )
-from people.models import Person
+from people.models import Person, split_name
 from publications import importing
+from publications.authors import LIST, author_list
 from publications.importing import ImportProblem, batches, files
 from publications.models import Authorship, ImportBatch, Publication, Venue
 
@@ -208,7 +209,8 @@ class PublicationAdmin(LabModelAdmin):
     http_client = importing.HttpClient()
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("authorships")
+        rows = Authorship.objects.select_related("person")
+        return super().get_queryset(request).prefetch_related(Prefetch("authorships", rows))
 
     def history_view(self, request, object_id, extra_context=None):
         """The paper's history, and under it every change to its author list."""
@@ -307,7 +309,7 @@ class PublicationAdmin(LabModelAdmin):
 
     def keep_member_linked(self, publication, person):
         if not publication.authorships.filter(person=person).exists():
-            given, _, family = person.name.rpartition(" ")
+            given, family = split_name(person.name)
             last = publication.authorships.order_by("-position").first()
             publication.authorships.create(
                 position=(last.position + 1) if last else 1,
@@ -318,8 +320,8 @@ class PublicationAdmin(LabModelAdmin):
 
     @admin.display(description="authors")
     def authors(self, publication):
-        names = [a.short_name for a in publication.authorships.all() if not a.is_unlisted]
-        return ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
+        """As the lab's lists print them (the one renderer), shortened by its settings."""
+        return author_list(publication, LIST).plain()
 
 
 AUTHOR_FIELDS = {

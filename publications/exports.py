@@ -13,7 +13,7 @@ from bibtexparser.model import Entry, Field
 
 from labsite.weblinks import is_web_url
 from publications.authors import EXPORT, author_list
-from publications.models import Publication
+from publications.models import Publication, format_pages
 
 Kind = Publication.Kind
 
@@ -142,7 +142,7 @@ def to_bibtex(publications):
         fields += [
             ("volume", latex_escape(publication.volume)),
             ("number", latex_escape(publication.issue or publication.patent_number)),
-            ("pages", latex_escape(re.sub(r"\s*[-–—]+\s*", "--", publication.pages))),
+            ("pages", latex_escape(format_pages(publication.pages, dash="--"))),
             ("publisher", latex_escape(publication.publisher_name)),
             ("doi", _bibtex_verbatim(publication.doi)),
         ]

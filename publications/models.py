@@ -26,6 +26,21 @@ _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
+_PAGE_DASH = re.compile(r"\s*[-–—]+\s*")
+
+
+def split_pages(pages):
+    """("1", "38") from "1–38", "1--38" or "1 - 38"; ("e1234", "") from a single page."""
+    parts = _PAGE_DASH.split(pages.strip()) if pages and pages.strip() else []
+    return (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
+
+
+def format_pages(pages, dash="–"):
+    """A page range with one kind of dash: "1–38" for pages, "1--38" for BibTeX."""
+    first, last = split_pages(pages)
+    return f"{first}{dash}{last}" if last else first
+
+
 def title_key(title):
     """A title reduced to what identifies it ("KVCache-centric, Serving!" → "kvcachecentric
     serving" without spaces): how imports recognise a work without a DOI."""
@@ -392,12 +407,11 @@ class Publication(models.Model):
 
     @property
     def first_page(self):
-        return re.split(r"\s*[-–—]+\s*", self.pages)[0] if self.pages else ""
+        return split_pages(self.pages)[0]
 
     @property
     def last_page(self):
-        parts = re.split(r"\s*[-–—]+\s*", self.pages) if self.pages else []
-        return parts[1] if len(parts) > 1 else ""
+        return split_pages(self.pages)[1]
 
     @property
     def doi_url(self):

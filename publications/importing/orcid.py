@@ -1,6 +1,7 @@
 """Reading a member's public ORCID works: those with a DOI are completed from Crossref."""
 
 from labsite.partial_dates import PartialDate
+from people.models import split_name
 from publications.importing.crossref import fetch_doi
 from publications.importing.records import (
     AuthorRecord,
@@ -77,7 +78,7 @@ def _fill(record, summary, ids, person):
     record.kind = ORCID_KINDS.get(summary.text("type"), Kind.OTHER)
     record.venue_name = Fields(summary.obj("journal-title"), record).text("value")
     record.arxiv_id = ids.get("arxiv", "").removeprefix("arXiv:")
-    given, _, family = person.name.rpartition(" ")
+    given, family = split_name(person.name)
     record.authors = [
         AuthorRecord(is_unlisted=True),
         AuthorRecord(given=given, family=family, orcid=person.orcid),

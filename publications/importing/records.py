@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from labsite.identifiers import normalize_doi, normalize_orcid
 from labsite.partial_dates import PartialDate
 from people.models import Person
-from publications.models import Publication
+from publications.models import Publication, format_pages
 
 Kind = Publication.Kind
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -164,7 +164,7 @@ def squash(text):
 
 
 def page_range(text):
-    return re.sub(r"\s*[-–—]+\s*", "–", text.strip())
+    return format_pages(text)
 
 
 def valid_issns(values):

@@ -155,3 +155,27 @@ def test_person_autocomplete_finds_members_for_the_authorship_inline(admin_clien
     )
 
     assert [r["text"] for r in response.json()["results"]] == ["Teng Ma"]
+
+
+def test_the_admin_list_prints_authors_as_the_site_does_in_constant_queries(admin_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import PersonFactory, authored
+
+    teng = PersonFactory(name="Teng Ma", slug="teng-ma")
+    authored(teng, ["Y Wang", "T Ma", "Y Luo"], at=2, co_first=[1, 2], title="LightDSA")
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            html = admin_client.get("/admin/publications/publication/").content.decode()
+        return len(captured), html
+
+    admin_client.get("/admin/publications/publication/")  # creates the lab settings row
+    few, html = queries()
+    for n in range(20):
+        authored(teng, ["A B", "T Ma"], at=2, title=f"Paper {n}")
+    many, _ = queries()
+
+    assert "Y Wang*, T Ma*, Y Luo" in html  # the markers of the one renderer
+    assert few == many

@@ -164,7 +164,7 @@ def load_publication(row, people_by_slug):
         if printed in ("...", "et al."):
             defaults = {"given_name": "", "family_name": "", "person": None, "is_unlisted": True}
         else:
-            given, _, family = printed.rpartition(" ")
+            given, family = people.split_name(printed)
             defaults = {
                 "given_name": given,
                 "family_name": family,
