@@ -236,7 +236,9 @@ class ProfileSection(models.Model):
 
     person = models.ForeignKey(Person, on_delete=models.CASCADE)
     order = models.PositiveSmallIntegerField(
-        default=0, help_text="Lower numbers first; leave 0 to sort by date."
+        default=0,
+        help_text="Lower numbers come first; rows with the same number keep the section's own "
+        "order (newest first where the rows have dates, else as entered).",
     )
     history = HistoricalRecords(inherit=True)
 
