@@ -1,8 +1,13 @@
+import io
 import shutil
 
 import pytest
 from django.conf import settings
+from django.core import serializers
 from django.core.cache import cache
+from django.core.management import call_command
+from django.core.management.color import no_style
+from django.db import connection, transaction
 
 from labsite.models import forget_loaded_settings
 from tests.factories import PersonFactory
@@ -67,3 +72,31 @@ def cast(db):
     PersonFactory(name="Owner Member", slug="owner", user=owner)
     PersonFactory(name="Other Member", slug="other", user=other)
     return {"admin": admin_user, "owner": owner, "other": other, "anonymous": None}
+
+
+DEMO_APPS = ["labsite", "people", "publications", "talks"]
+
+
+@pytest.fixture(scope="session")
+def _demo_rows(django_db_setup, django_db_blocker):
+    """The demo lab as serialized rows (history included), built once per test run by
+    `load_demo` inside a transaction that is then rolled back."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("load_demo", stdout=io.StringIO())
+        out = io.StringIO()
+        call_command("dumpdata", *DEMO_APPS, format="json", stdout=out)
+        transaction.set_rollback(True)
+    return out.getvalue()
+
+
+@pytest.fixture
+def demo(db, _demo_rows):
+    """The demo lab, as `load_demo` builds it (see tests/labsite/test_load_demo.py), loaded
+    from the rows built once rather than rebuilt through the importer for every test."""
+    models = set()
+    for row in serializers.deserialize("json", _demo_rows):
+        row.save()
+        models.add(type(row.object))
+    with connection.cursor() as cursor:  # PostgreSQL: ids given explicitly move no sequence
+        for sql in connection.ops.sequence_reset_sql(no_style(), models):
+            cursor.execute(sql)

@@ -1,10 +1,8 @@
 """Publications on a member's profile: the seed cases, filters, figures and query counts."""
 
-import io
 import re
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -16,8 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def demo_profile(client):
-    call_command("load_demo", stdout=io.StringIO())
+def demo_profile(client, demo):
     return client.get("/people/teng-ma/").content.decode()
 
 

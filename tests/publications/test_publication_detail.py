@@ -1,12 +1,10 @@
 """A paper's page: the full author list, metadata for Google Scholar and Zotero, and JSON-LD."""
 
-import io
 import json
 import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -25,8 +23,7 @@ def _meta(html, name):
 
 
 @pytest.fixture
-def tos_page(client):
-    call_command("load_demo", stdout=io.StringIO())
+def tos_page(client, demo):
     response = client.get("/publications/")
     slug = next(p.slug for p, _ in response.context["entries"] if p.doi == "10.1145/3773772")
     return client.get(f"/publications/{slug}/").content.decode()

@@ -1,9 +1,6 @@
 """Talks and awards on /talks/, /awards/, talk pages and profiles."""
 
-import io
-
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -18,11 +15,6 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def demo(client):
-    call_command("load_demo", stdout=io.StringIO())
 
 
 def test_demo_profile_marks_chinese_talk_titles_as_zh(client, demo):
