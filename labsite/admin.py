@@ -1,373 +1,99 @@
-"""Who may edit what in the admin (one mixin every content admin uses), restoring deleted
-content, list filters the apps share, and the lab settings admin."""
+"""The admin site's own parts: its title, and account administration that cannot escalate.
 
-import copy
+Superusers get Django's full user admin. Lab admins manage member accounts only: they see,
+change, reset the password of and delete accounts that are neither superusers nor lab
+admins (their own account included: it changes through "Change password"), and may grant
+nothing but the "Lab member" group and staff status. Superuser status, single permissions
+and every other group stay out of their reach, in the form and in a forged POST alike.
+"""
 
-from django import forms
-from django.contrib import admin, messages
-from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
-from django.db.models import Max
-from django.db.models.functions import Substr
-from django.forms.models import _get_foreign_key
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
-from simple_history.admin import SimpleHistoryAdmin
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import Group
+from django.db.models import Q
 
-from labsite import accounts_admin, history  # noqa: F401 (accounts_admin registers the user admin)
-from labsite.models import LabSettings
-from labsite.roles import is_lab_admin
-from people.models import Person
+from core.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
+
+User = get_user_model()
 
 admin.site.site_header = "labsite administration"
 admin.site.site_title = "labsite admin"
 
+MEMBER_ACCOUNT_FIELDSETS = (
+    (None, {"fields": ("username", "password")}),
+    ("Personal info", {"fields": ("first_name", "last_name", "email")}),
+    (
+        "Access",
+        {
+            "fields": ("is_active", "is_staff", "groups"),
+            "description": "Members need staff status and the “Lab member” group to edit "
+            "their own profile and work. Only a superuser can make lab admins.",
+        },
+    ),
+    ("Important dates", {"fields": ("last_login", "date_joined")}),
+)
 
-def member_person(user):
-    """The Person a logged-in member edits as, or None (cached on the user)."""
-    if not hasattr(user, "_member_person"):
-        user._member_person = Person.objects.filter(user_id=user.pk).first() if user.pk else None
-    return user._member_person
+
+def manageable_accounts(user):
+    """The accounts `user` may administer: every account for a superuser; for anyone else,
+    accounts that are neither superusers nor lab admins, and not their own."""
+    accounts = User.objects.all()
+    if user.is_superuser:
+        return accounts
+    return accounts.exclude(
+        Q(is_superuser=True) | Q(groups__name=LAB_ADMIN_GROUP) | Q(pk=user.pk)
+    ).distinct()
 
 
-class LabModelAdmin(SimpleHistoryAdmin):
-    """Every content admin's permissions, in one place.
+admin.site.unregister(User)
 
-    Lab admins (and superusers) may do whatever their group allows on every row. A member
-    sees and edits only the rows they own: those whose `owner_lookup` (e.g.
-    "authorships__person") is their Person. With no `owner_lookup` the model is shared
-    reference data that members may view (and add, if their group allows) but not change.
-    Everything is recorded by django-simple-history; lab admins can also restore deleted rows.
-    """
 
-    owner_lookup = None
-    member_readonly_fields = ()
-    change_list_template = "admin/labsite/change_list.html"
-    change_form_template = "admin/labsite/change_form.html"
-
-    def is_member_editor(self, request):
-        return not is_lab_admin(request.user)
+@admin.register(User)
+class LabUserAdmin(UserAdmin):
+    readonly_fields = ["last_login", "date_joined"]
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
-        if not self.is_member_editor(request) or self.owner_lookup is None:
+        if request.user.is_superuser:
             return queryset
-        person = member_person(request.user)
-        if person is None:
-            return queryset.none()
-        owned = self.model.objects.filter(**{self.owner_lookup: person.pk}).values("pk")
-        return queryset.filter(pk__in=owned)
+        return queryset.filter(pk__in=manageable_accounts(request.user).values("pk"))
 
-    def owns(self, request, obj):
-        """Whether the request may touch `obj`: always for lab admins; for members, only rows
-        they own (one query)."""
-        if obj is None or not self.is_member_editor(request):
-            return True
-        if self.owner_lookup is None:
-            return False
-        return self.get_queryset(request).filter(pk=obj.pk).exists()
+    def _manages(self, request, obj):
+        return (
+            obj is None
+            or request.user.is_superuser
+            or manageable_accounts(request.user).filter(pk=obj.pk).exists()
+        )
 
     def has_view_permission(self, request, obj=None):
-        if not super().has_view_permission(request, obj):
-            return False
-        return self.owner_lookup is None or self.owns(request, obj)
+        return super().has_view_permission(request, obj) and self._manages(request, obj)
 
     def has_change_permission(self, request, obj=None):
-        return super().has_change_permission(request, obj) and self._may_edit(request, obj)
+        return super().has_change_permission(request, obj) and self._manages(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        return super().has_delete_permission(request, obj) and self._may_edit(request, obj)
+        return super().has_delete_permission(request, obj) and self._manages(request, obj)
 
-    def _may_edit(self, request, obj):
-        """Members never edit shared reference data, and edit only rows they own."""
-        if self.is_member_editor(request) and self.owner_lookup is None:
-            return False
-        return self.owns(request, obj)
+    def get_fieldsets(self, request, obj=None):
+        if obj is None or request.user.is_superuser:
+            return super().get_fieldsets(request, obj)
+        return MEMBER_ACCOUNT_FIELDSETS
 
-    def changelist_view(self, request, extra_context=None):
-        extra_context = {"can_restore": self.can_restore(request), **(extra_context or {})}
-        return super().changelist_view(request, extra_context)
+    def get_list_filter(self, request):
+        if request.user.is_superuser:
+            return super().get_list_filter(request)
+        return ["is_active", "is_staff"]
 
-    def get_readonly_fields(self, request, obj=None):
-        fields = list(super().get_readonly_fields(request, obj))
-        if self.is_member_editor(request):
-            fields += [f for f in self.member_readonly_fields if f not in fields]
-        return fields
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "groups" and not request.user.is_superuser:
+            kwargs["queryset"] = Group.objects.filter(name=LAB_MEMBER_GROUP)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def save_related(self, request, form, formsets, change):
+        if not request.user.is_superuser and "groups" in form.cleaned_data:
+            # Groups outside the lab admin's reach that the account already had stay as
+            # they were (the form only offers "Lab member").
+            kept = form.instance.groups.exclude(name=LAB_MEMBER_GROUP)
+            form.cleaned_data["groups"] = [*form.cleaned_data["groups"], *kept]
         super().save_related(request, form, formsets, change)
-        person = member_person(request.user)
-        if self.is_member_editor(request) and person is not None:
-            self.keep_member_linked(form.instance, person)
-
-    def keep_member_linked(self, obj, person):
-        """Make sure `person` stays linked to `obj` they just saved (an author, a speaker), so
-        they keep access to it. Admins whose rows are owned through a link override this."""
-
-    # ---- saving on top of someone else's save: refused, nothing lost
-
-    def edit_version(self, request, obj):
-        """Where `obj` and the rows its inlines edit stand now: the newest history id of
-        each ("412-977"). A change form carries the version it was rendered from; one
-        query per inline."""
-        ids = [_newest_history_id(self.model, self.model._meta.pk.attname, obj.pk)]
-        for inline in self.get_inline_instances(request, obj):
-            fk = _get_foreign_key(self.model, inline.model, fk_name=inline.fk_name)
-            ids.append(_newest_history_id(inline.model, fk.attname, obj.pk))
-        return "-".join(map(str, ids))
-
-    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
-        if change and obj is not None:
-            context["edit_version"] = self.edit_version(request, obj)
-        return super().render_change_form(request, context, add, change, form_url, obj)
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        submitted = request.POST.get("_edit_version") if request.method == "POST" else None
-        if obj is None or not submitted or self.reverting_from is not None:
-            return form
-        current = self.edit_version(request, obj)
-        if submitted == current:
-            return form
-        message = _conflict_message(self, request, obj, submitted)
-
-        class StaleForm(form):
-            def clean(self):
-                super().clean()
-                raise ValidationError(message, code="stale")
-
-        return StaleForm
-
-    # ---- reverting to a version: the change form's rules apply
-
-    def history_form_view(self, request, object_id, version_id, extra_context=None):
-        """django-simple-history's revert page, held to the change form's rules: only who
-        may change the object now may revert it, and fields read-only to them keep their
-        current values (a member cannot undo a lab admin's decision through history)."""
-        current = self.get_object(request, object_id)  # None when not theirs or deleted
-        if current is None or (
-            request.method == "POST" and not self.has_change_permission(request, current)
-        ):
-            raise PermissionDenied
-        # A per-request copy carries what simple-history reads off the admin itself.
-        reverting = copy.copy(self)
-        reverting.prepopulated_fields = self.get_prepopulated_fields(request, current)
-        reverting.reverting_from = current
-        return super(LabModelAdmin, reverting).history_form_view(
-            request, object_id, version_id, extra_context
-        )
-
-    reverting_from = None
-
-    def save_model(self, request, obj, form, change):
-        if self.reverting_from is not None:
-            for name in self.get_readonly_fields(request, obj):
-                try:
-                    field = obj._meta.get_field(name)
-                except FieldDoesNotExist:
-                    continue  # a computed column, not stored
-                if field.concrete:
-                    setattr(obj, field.attname, getattr(self.reverting_from, field.attname))
-        super().save_model(request, obj, form, change)
-
-    # ---- restoring deleted rows (lab admins only)
-
-    def get_urls(self):
-        opts = self.model._meta
-        name = f"{opts.app_label}_{opts.model_name}"
-        wrap = self.admin_site.admin_view
-        return [
-            path("deleted/", wrap(self.deleted_view), name=f"{name}_deleted"),
-            path(
-                "deleted/<int:history_id>/restore/",
-                wrap(self.restore_view),
-                name=f"{name}_restore",
-            ),
-            *super().get_urls(),
-        ]
-
-    def can_restore(self, request):
-        return is_lab_admin(request.user) and self.has_add_permission(request)
-
-    def deleted_view(self, request):
-        """Rows deleted and not yet restored, newest first, each with a Restore button."""
-        if not self.can_restore(request):
-            raise PermissionDenied
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": f"Deleted {self.model._meta.verbose_name_plural}",
-            "records": history.deleted_records(self.model)[:200],
-        }
-        return TemplateResponse(request, "admin/labsite/deleted.html", context)
-
-    def restore_view(self, request, history_id):
-        if not self.can_restore(request) or request.method != "POST":
-            raise PermissionDenied
-        record = get_object_or_404(history.deleted_records(self.model), history_id=history_id)
-        try:
-            restored = history.restore(record)
-        except ValidationError as error:
-            messages.error(
-                request, f"“{record.instance}” cannot be restored: {' '.join(error.messages)}"
-            )
-            opts = self.model._meta
-            return redirect(f"admin:{opts.app_label}_{opts.model_name}_deleted")
-        messages.success(request, f"Restored “{restored}”.")
-        opts = self.model._meta
-        return redirect(
-            reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[restored.pk])
-        )
-
-
-class KeepMemberFormSet(forms.BaseInlineFormSet):
-    """An inline of rows naming people (authors, speakers, recipients) in which the member
-    editing cannot remove or re-point their own row."""
-
-    protected_person = None
-
-    def clean(self):
-        super().clean()
-        person = self.protected_person
-        if person is None:
-            return
-        for form in self.forms:
-            if form.instance.pk is None or form.initial.get("person") != person.pk:
-                continue
-            deleted = self.can_delete and self._should_delete_form(form)
-            if deleted or form.cleaned_data.get("person", person) != person:
-                raise forms.ValidationError(
-                    f"You cannot remove yourself ({person.name}) from this list; ask a lab "
-                    "admin if you should not be on it."
-                )
-
-
-class MemberRowsInline(admin.TabularInline):
-    """An inline whose formset keeps the editing member's own row (see KeepMemberFormSet)."""
-
-    formset = KeepMemberFormSet
-
-    def get_formset(self, request, obj=None, **kwargs):
-        formset = super().get_formset(request, obj, **kwargs)
-        person = None if is_lab_admin(request.user) else member_person(request.user)
-        return type(formset.__name__, (formset,), {"protected_person": person})
-
-
-@admin.register(LabSettings)
-class LabSettingsAdmin(LabModelAdmin):
-    fieldsets = [
-        ("The lab", {"fields": ["name", "tagline", "about", "logo"]}),
-        ("Contact", {"fields": ["contact_email", "address"]}),
-        ("Team page", {"fields": ["team_role_order"]}),
-        (
-            "Author lists",
-            {
-                "fields": [
-                    "author_name_style",
-                    ("marker_equal_contribution", "marker_corresponding"),
-                    ("authors_shorten_above", "authors_keep_first"),
-                ]
-            },
-        ),
-        ("Profiles", {"fields": ["venue_summary_order"]}),
-    ]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def changelist_view(self, request, extra_context=None):
-        """There is one settings row: go straight to editing it."""
-        if not self.has_view_or_change_permission(request):
-            raise PermissionDenied
-        lab = LabSettings.load()
-        return redirect("admin:labsite_labsettings_change", lab.pk)
-
-
-class YearFilter(admin.SimpleListFilter):
-    """Filter a model by the year of its partial `date`."""
-
-    title = "year"
-    parameter_name = "year"
-
-    def lookups(self, request, model_admin):
-        years = (
-            model_admin.model.objects.exclude(date=None)
-            .annotate(y=Substr("date", 1, 4))
-            .order_by("-y")
-            .values_list("y", flat=True)
-            .distinct()
-        )
-        return [(y, y) for y in years]
-
-    def queryset(self, request, queryset):
-        return queryset.filter(date__startswith=self.value()) if self.value() else queryset
-
-
-def member_filter(rows):
-    """A list filter by lab member, through `rows` (e.g. "authorships"): the related rows
-    that point at a Person with their `person` field."""
-
-    class MemberFilter(admin.SimpleListFilter):
-        title = "lab member"
-        parameter_name = "member"
-
-        def lookups(self, request, model_admin):
-            row_model = model_admin.model._meta.get_field(rows).related_model
-            related_name = row_model._meta.get_field("person").remote_field.related_name
-            people = Person.objects.filter(**{f"{related_name}__isnull": False}).distinct()
-            return [(p.slug, p.name) for p in people.order_by("name")]
-
-        def queryset(self, request, queryset):
-            if not self.value():
-                return queryset
-            return queryset.filter(**{f"{rows}__person__slug": self.value()}).distinct()
-
-    return MemberFilter
-
-
-def _newest_history_id(model, attname, pk):
-    if not history.has_history(model):
-        return 0
-    newest = model.history.filter(**{attname: pk}).aggregate(newest=Max("history_id"))
-    return newest["newest"] or 0
-
-
-def _conflict_message(model_admin, request, obj, submitted):
-    """What was saved since the form was opened, by whom: the sentence shown instead of
-    saving, above the form that still holds everything the user typed."""
-    try:
-        seen = [int(part) for part in submitted.split("-")]
-    except ValueError:
-        seen = []
-    lines = []
-    records = obj.history.filter(history_id__gt=seen[0] if seen else 0).select_related(
-        "history_user"
-    )
-    for record in records.order_by("history_id"):
-        previous = record.prev_record
-        fields = (
-            [
-                str(obj._meta.get_field(c.field).verbose_name)
-                for c in record.diff_against(previous).changes
-            ]
-            if previous is not None
-            else []
-        )
-        who = record.history_user or "someone"
-        what = f"changed {', '.join(fields)}" if fields else "saved it"
-        lines.append(f"{who} {what} at {record.history_date:%H:%M:%S}")
-    inlines = model_admin.get_inline_instances(request, obj)
-    for inline, seen_id in zip(inlines, seen[1:], strict=False):
-        fk = _get_foreign_key(model_admin.model, inline.model, fk_name=inline.fk_name)
-        if _newest_history_id(inline.model, fk.attname, obj.pk) > seen_id:
-            lines.append(f"the {inline.model._meta.verbose_name_plural} were changed")
-    changes = "; ".join(lines) or "it was changed"
-    return (
-        f"This {obj._meta.verbose_name} was saved by someone else after you opened this page "
-        f"({changes}), so your changes were not saved. Everything you entered is still below: "
-        "compare it with the current version (open it in another tab) and save again to "
-        "keep yours."
-    )

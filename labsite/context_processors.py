@@ -1,4 +1,4 @@
-from labsite.models import LabSettings
+from people.models import LabSettings
 
 
 def lab(request):

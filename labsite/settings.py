@@ -40,10 +40,13 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "simple_history",
     "axes",
-    "labsite",
+    # The layers, bottom up: building blocks, then the apps (each may use those before
+    # it), then the site (settings, URLs, pages composing the apps, sitemaps, the demo).
+    "core",
     "people",
     "publications",
     "talks",
+    "labsite",
 ]
 
 MIDDLEWARE = [

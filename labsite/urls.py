@@ -14,7 +14,7 @@ urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("news/", views.NewsView.as_view(), name="news"),
     path("news/feed/", views.NewsFeed(), name="news-feed"),
-    path("people/", include("people.urls")),
+    path("people/", include("labsite.people_urls")),
     path("publications/", include("publications.urls")),
     path("", include("talks.urls")),
     path("admin/", admin.site.urls),

@@ -6,9 +6,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django.views.generic import ListView, TemplateView
 
-from labsite.markup import render_inline_markdown
-from labsite.models import LabSettings
-from people.models import NewsItem, Person
+from core.markup import render_inline_markdown
+from people.models import LabSettings, NewsItem, Person
 from publications.authors import LIST, author_list, merge_legends
 from publications.models import Publication
 

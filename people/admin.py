@@ -1,11 +1,14 @@
-"""Admin for people: one page per person with every profile section inline."""
+"""Admin for people (one page per person with every profile section inline), their news,
+and the lab settings."""
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
 from django.utils.html import format_html
 
-from labsite.admin import LabModelAdmin, member_person
 from people import models
-from people.models import Person
+from people.editing import LabModelAdmin, member_person
+from people.models import LabSettings, Person
 
 
 class CurrentOrAlumniFilter(admin.SimpleListFilter):
@@ -210,3 +213,36 @@ class NewsItemAdmin(LabModelAdmin):
 
 def _is_autocomplete(request):
     return getattr(request.resolver_match, "url_name", None) == "autocomplete"
+
+
+@admin.register(LabSettings)
+class LabSettingsAdmin(LabModelAdmin):
+    fieldsets = [
+        ("The lab", {"fields": ["name", "tagline", "about", "logo"]}),
+        ("Contact", {"fields": ["contact_email", "address"]}),
+        ("Team page", {"fields": ["team_role_order"]}),
+        (
+            "Author lists",
+            {
+                "fields": [
+                    "author_name_style",
+                    ("marker_equal_contribution", "marker_corresponding"),
+                    ("authors_shorten_above", "authors_keep_first"),
+                ]
+            },
+        ),
+        ("Profiles", {"fields": ["venue_summary_order"]}),
+    ]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        """There is one settings row: go straight to editing it."""
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        lab = LabSettings.load()
+        return redirect("admin:people_labsettings_change", lab.pk)

@@ -11,7 +11,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from labsite.admin import (
+from people.editing import (
     KeepMemberFormSet,
     LabModelAdmin,
     MemberRowsInline,

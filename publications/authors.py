@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from labsite.models import LabSettings
+from people.models import LabSettings
 from publications import roles as authorship_roles
 
 PROFILE, LIST, DETAIL, FEED, EXPORT = "profile", "list", "detail", "feed", "export"

@@ -11,7 +11,7 @@ import unicodedata
 import bibtexparser
 from bibtexparser.model import Entry, Field
 
-from labsite.weblinks import is_web_url
+from core.weblinks import is_web_url
 from publications.authors import EXPORT, author_list
 from publications.models import Publication, format_pages
 

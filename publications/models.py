@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
-from labsite.documents import PdfField, pdf_upload_path
-from labsite.identifiers import OrcidField, normalize_doi
-from labsite.partial_dates import PartialDateField
-from labsite.slugs import unique_slug
-from labsite.weblinks import WebURLField, is_web_url
+from core.documents import PdfField, pdf_upload_path
+from core.identifiers import OrcidField, normalize_doi
+from core.partial_dates import PartialDateField
+from core.slugs import unique_slug
+from core.weblinks import WebURLField, is_web_url
 from people.models import Person
 from publications import roles
 

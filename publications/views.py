@@ -12,9 +12,8 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.generic import DetailView, ListView
 
-from labsite.documents import serve_pdf
-from labsite.models import LabSettings
-from people.models import Person
+from core.documents import serve_pdf
+from people.models import LabSettings, Person
 from publications import roles
 from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
 from publications.exports import CONTENT_TYPES, WRITERS, to_bibtex

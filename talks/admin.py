@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from labsite.admin import LabModelAdmin, MemberRowsInline, YearFilter, member_filter
+from people.editing import LabModelAdmin, MemberRowsInline, YearFilter, member_filter
 from talks.models import Award, Recipient, Speaker, Talk
 
 

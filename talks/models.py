@@ -6,10 +6,10 @@ from django.db.models import Q
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
-from labsite.markup import detect_language
-from labsite.partial_dates import PartialDateField
-from labsite.slugs import unique_slug
-from labsite.weblinks import WebURLField, is_web_url
+from core.markup import detect_language
+from core.partial_dates import PartialDateField
+from core.slugs import unique_slug
+from core.weblinks import WebURLField, is_web_url
 from people.models import Person
 from publications.models import Publication
 

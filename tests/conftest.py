@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import connection, transaction
 
-from labsite.models import forget_loaded_settings
+from people.models import forget_loaded_settings
 from tests.factories import PersonFactory
 
 

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-import labsite.images
+import core.images
 
 
 class Migration(migrations.Migration):
@@ -50,7 +50,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "logo",
-                    labsite.images.SafeImageField(
+                    core.images.SafeImageField(
                         blank=True,
                         help_text="JPEG, PNG or WebP; scaled to fit the header.",
                         upload_to="lab/",

@@ -5,9 +5,9 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import labsite.identifiers
-import labsite.images
-import labsite.partial_dates
+import core.identifiers
+import core.images
+import core.partial_dates
 
 
 class Migration(migrations.Migration):
@@ -86,13 +86,13 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "member_since",
-                    labsite.partial_dates.PartialDateField(
+                    core.partial_dates.PartialDateField(
                         blank=True, null=True, verbose_name="member since"
                     ),
                 ),
                 (
                     "member_until",
-                    labsite.partial_dates.PartialDateField(
+                    core.partial_dates.PartialDateField(
                         blank=True,
                         help_text="Leave empty while the person is in the lab; once this date has passed they are listed among alumni. YYYY, YYYY-MM or YYYY-MM-DD.",
                         null=True,
@@ -148,7 +148,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "orcid",
-                    labsite.identifiers.OrcidField(
+                    core.identifiers.OrcidField(
                         blank=True,
                         help_text="e.g. 0000-0002-1825-0097. Used to recognise this person in imported papers.",
                         verbose_name="ORCID iD",
@@ -181,7 +181,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "photo",
-                    labsite.images.SafeImageField(
+                    core.images.SafeImageField(
                         blank=True,
                         help_text="JPEG, PNG or WebP, up to 10 MB and 40 megapixels. It is turned upright, stripped of metadata (such as GPS location) and cropped square.",
                         upload_to="people/photos/",
@@ -232,7 +232,7 @@ class Migration(migrations.Migration):
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
                     ),
                 ),
-                ("date", labsite.partial_dates.PartialDateField()),
+                ("date", core.partial_dates.PartialDateField()),
                 (
                     "text",
                     models.TextField(
@@ -369,10 +369,10 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("location", models.CharField(blank=True, max_length=200)),
-                ("start", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("start", core.partial_dates.PartialDateField(blank=True, null=True)),
                 (
                     "end",
-                    labsite.partial_dates.PartialDateField(
+                    core.partial_dates.PartialDateField(
                         blank=True, help_text="Leave empty if current.", null=True
                     ),
                 ),
@@ -422,10 +422,10 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("location", models.CharField(blank=True, max_length=200)),
-                ("start", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("start", core.partial_dates.PartialDateField(blank=True, null=True)),
                 (
                     "end",
-                    labsite.partial_dates.PartialDateField(
+                    core.partial_dates.PartialDateField(
                         blank=True, help_text="Leave empty if ongoing.", null=True
                     ),
                 ),
@@ -487,7 +487,7 @@ class Migration(migrations.Migration):
                         max_length=10,
                     ),
                 ),
-                ("date", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("date", core.partial_dates.PartialDateField(blank=True, null=True)),
                 (
                     "person",
                     models.ForeignKey(
@@ -649,8 +649,8 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("url", models.URLField(blank=True, max_length=500, verbose_name="URL")),
-                ("start", labsite.partial_dates.PartialDateField(blank=True, null=True)),
-                ("end", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("start", core.partial_dates.PartialDateField(blank=True, null=True)),
+                ("end", core.partial_dates.PartialDateField(blank=True, null=True)),
                 (
                     "person",
                     models.ForeignKey(
@@ -686,7 +686,7 @@ class Migration(migrations.Migration):
                     models.CharField(blank=True, help_text="e.g. “LMSYS Blog”.", max_length=200),
                 ),
                 ("url", models.URLField(blank=True, max_length=500, verbose_name="URL")),
-                ("date", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("date", core.partial_dates.PartialDateField(blank=True, null=True)),
                 ("summary", models.TextField(blank=True, help_text="Markdown.")),
                 (
                     "person",

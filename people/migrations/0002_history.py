@@ -2,8 +2,8 @@
 
 import django.core.validators
 import django.db.models.deletion
-import labsite.identifiers
-import labsite.partial_dates
+import core.identifiers
+import core.partial_dates
 import simple_history.models
 from django.conf import settings
 from django.db import migrations, models
@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
                         max_length=10,
                     ),
                 ),
-                ("date", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("date", core.partial_dates.PartialDateField(blank=True, null=True)),
                 ("history_id", models.AutoField(primary_key=True, serialize=False)),
                 ("history_date", models.DateTimeField(db_index=True)),
                 ("history_change_reason", models.CharField(max_length=100, null=True)),
@@ -113,10 +113,10 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("location", models.CharField(blank=True, max_length=200)),
-                ("start", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("start", core.partial_dates.PartialDateField(blank=True, null=True)),
                 (
                     "end",
-                    labsite.partial_dates.PartialDateField(
+                    core.partial_dates.PartialDateField(
                         blank=True, help_text="Leave empty if ongoing.", null=True
                     ),
                 ),
@@ -195,10 +195,10 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("location", models.CharField(blank=True, max_length=200)),
-                ("start", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("start", core.partial_dates.PartialDateField(blank=True, null=True)),
                 (
                     "end",
-                    labsite.partial_dates.PartialDateField(
+                    core.partial_dates.PartialDateField(
                         blank=True, help_text="Leave empty if current.", null=True
                     ),
                 ),
@@ -387,7 +387,7 @@ class Migration(migrations.Migration):
                         auto_created=True, blank=True, db_index=True, verbose_name="ID"
                     ),
                 ),
-                ("date", labsite.partial_dates.PartialDateField()),
+                ("date", core.partial_dates.PartialDateField()),
                 (
                     "text",
                     models.TextField(
@@ -501,13 +501,13 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "member_since",
-                    labsite.partial_dates.PartialDateField(
+                    core.partial_dates.PartialDateField(
                         blank=True, null=True, verbose_name="member since"
                     ),
                 ),
                 (
                     "member_until",
-                    labsite.partial_dates.PartialDateField(
+                    core.partial_dates.PartialDateField(
                         blank=True,
                         help_text="Leave empty while the person is in the lab; once this date has passed they are listed among alumni. YYYY, YYYY-MM or YYYY-MM-DD.",
                         null=True,
@@ -563,7 +563,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "orcid",
-                    labsite.identifiers.OrcidField(
+                    core.identifiers.OrcidField(
                         blank=True,
                         help_text="e.g. 0000-0002-1825-0097. Used to recognise this person in imported papers.",
                         verbose_name="ORCID iD",
@@ -855,8 +855,8 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("url", models.URLField(blank=True, max_length=500, verbose_name="URL")),
-                ("start", labsite.partial_dates.PartialDateField(blank=True, null=True)),
-                ("end", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("start", core.partial_dates.PartialDateField(blank=True, null=True)),
+                ("end", core.partial_dates.PartialDateField(blank=True, null=True)),
                 ("history_id", models.AutoField(primary_key=True, serialize=False)),
                 ("history_date", models.DateTimeField(db_index=True)),
                 ("history_change_reason", models.CharField(max_length=100, null=True)),
@@ -916,7 +916,7 @@ class Migration(migrations.Migration):
                     models.CharField(blank=True, help_text="e.g. “LMSYS Blog”.", max_length=200),
                 ),
                 ("url", models.URLField(blank=True, max_length=500, verbose_name="URL")),
-                ("date", labsite.partial_dates.PartialDateField(blank=True, null=True)),
+                ("date", core.partial_dates.PartialDateField(blank=True, null=True)),
                 ("summary", models.TextField(blank=True, help_text="Markdown.")),
                 ("history_id", models.AutoField(primary_key=True, serialize=False)),
                 ("history_date", models.DateTimeField(db_index=True)),

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
-from labsite.slugs import unique_slug
+from core.slugs import unique_slug
 from publications.importing.bulk import insert_with_history
 from publications.importing.planning import (
     ERROR,

@@ -10,7 +10,7 @@ from bibtexparser.model import DuplicateBlockKeyBlock
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
 
-from labsite.partial_dates import PartialDate
+from core.partial_dates import PartialDate
 from publications.importing.records import (
     AuthorRecord,
     ImportProblem,

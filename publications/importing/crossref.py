@@ -7,8 +7,8 @@ from html.parser import HTMLParser
 
 from django.core.exceptions import ValidationError
 
-from labsite.identifiers import normalize_doi
-from labsite.partial_dates import PartialDate
+from core.identifiers import normalize_doi
+from core.partial_dates import PartialDate
 from publications.importing.records import (
     AuthorRecord,
     Fields,

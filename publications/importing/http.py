@@ -23,7 +23,7 @@ def contact_email():
     contact address."""
     if settings.CONTACT_EMAIL:
         return settings.CONTACT_EMAIL
-    from labsite.models import LabSettings
+    from people.models import LabSettings
 
     return LabSettings.load().contact_email
 

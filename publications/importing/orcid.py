@@ -1,6 +1,6 @@
 """Reading a member's public ORCID works: those with a DOI are completed from Crossref."""
 
-from labsite.partial_dates import PartialDate
+from core.partial_dates import PartialDate
 from people.models import split_name
 from publications.importing.crossref import fetch_doi
 from publications.importing.records import (

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 
-from labsite.partial_dates import PartialDate
-from labsite.weblinks import is_web_url
+from core.partial_dates import PartialDate
+from core.weblinks import is_web_url
 from people.models import normalize_name
 from publications.importing.matching import PeopleIndex, VenueIndex, WorkIndex, record_keys
 from publications.importing.records import Record

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, fields
 
 from django.core.exceptions import ValidationError
 
-from labsite.identifiers import normalize_doi, normalize_orcid
-from labsite.partial_dates import PartialDate
+from core.identifiers import normalize_doi, normalize_orcid
+from core.partial_dates import PartialDate
 from people.models import Person
 from publications.models import Publication, format_pages
 

@@ -3,7 +3,7 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 
-from labsite.partial_dates import PartialDate, coerce, format_range
+from core.partial_dates import PartialDate, coerce, format_range
 from people.models import NewsItem
 from tests import factories
 

@@ -10,8 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from labsite.models import LabSettings
-from people.models import Person
+from people.models import LabSettings, Person
 from tests import factories
 from tests.admin_forms import form_data
 
@@ -74,7 +73,7 @@ APPS = {
     "talk": "talks",
     "award": "talks",
     "venue": "publications",
-    "labsettings": "labsite",
+    "labsettings": "people",
 }
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from labsite.models import LabSettings
+from people.models import LabSettings
 from tests import factories
 from tests.admin_forms import form_data
 
@@ -62,14 +62,14 @@ def test_sitemap_lists_published_profiles_only(client):
 
 
 def test_lab_settings_admin_opens_the_single_row(admin_client):
-    response = admin_client.get("/admin/labsite/labsettings/")
+    response = admin_client.get("/admin/people/labsettings/")
 
     assert response.status_code == 302
-    assert response["Location"] == "/admin/labsite/labsettings/1/change/"
+    assert response["Location"] == "/admin/people/labsettings/1/change/"
 
 
 def test_lab_settings_refuse_unknown_role_codes(admin_client):
-    url = "/admin/labsite/labsettings/1/change/"
+    url = "/admin/people/labsettings/1/change/"
     LabSettings.load()
     response = admin_client.post(url, form_data(admin_client.get(url), team_role_order="pi,boss"))
 
@@ -103,7 +103,7 @@ def test_publication_feed_prints_authors_with_the_one_renderer(client):
 def test_lab_logo_upload_is_reencoded_and_shown_in_the_header(admin_client, client):
     buffer = io.BytesIO()
     Image.new("RGBA", (1200, 400), (10, 80, 160, 255)).save(buffer, "PNG")
-    url = "/admin/labsite/labsettings/1/change/"
+    url = "/admin/people/labsettings/1/change/"
     LabSettings.load()
     logo = SimpleUploadedFile("logo.png", buffer.getvalue() + b"<script>x</script>")
 
@@ -119,7 +119,7 @@ def test_lab_logo_upload_is_reencoded_and_shown_in_the_header(admin_client, clie
 
 
 def test_lab_logo_refuses_svg(admin_client):
-    url = "/admin/labsite/labsettings/1/change/"
+    url = "/admin/people/labsettings/1/change/"
     LabSettings.load()
     svg = SimpleUploadedFile("logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"/>')
 

@@ -2,7 +2,7 @@ import datetime
 
 import pytest
 
-from labsite.models import LabSettings
+from people.models import LabSettings
 from tests import factories
 
 pytestmark = pytest.mark.django_db

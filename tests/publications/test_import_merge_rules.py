@@ -10,7 +10,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labsite.partial_dates import PartialDate
+from core.partial_dates import PartialDate
 from publications import importing
 from publications.importing.planning import FIELD_RULES, GROUPS
 from publications.models import Publication

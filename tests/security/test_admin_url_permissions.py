@@ -16,8 +16,7 @@ from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.urls import URLResolver
 
-from labsite.models import LabSettings
-from people.models import Person
+from people.models import LabSettings, Person
 from publications.models import ImportBatch
 from tests import factories
 

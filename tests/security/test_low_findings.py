@@ -11,8 +11,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from PIL import Image
 
+from core.identifiers import normalize_doi
 from labsite.client_ip import client_ip
-from labsite.identifiers import normalize_doi
 from publications.exports import to_bibtex, to_ris
 from publications.models import Publication
 from tests import factories

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from labsite.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
+from core.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
 from people.models import Person
 
 # Mail backends that only print or drop messages: the printed link is the delivery then.

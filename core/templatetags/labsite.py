@@ -3,8 +3,8 @@
 from django import template
 from django.utils.html import format_html
 
-from labsite import markup, weblinks
-from labsite.partial_dates import format_range
+from core import markup, weblinks
+from core.partial_dates import format_range
 
 register = template.Library()
 

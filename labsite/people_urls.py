@@ -1,6 +1,6 @@
 from django.urls import path
 
-from people import views
+from labsite import people_pages as views
 from publications.views import export_person
 
 app_name = "people"
