@@ -126,6 +126,18 @@ def format_range(start, end, *, open_end="Present"):
     return f"{start} – {end}"
 
 
+def years(queryset, field_name="date"):
+    """The distinct years of `queryset`'s partial dates in `field_name`, newest first, as
+    strings ("2026"): the choices of every year filter (one query)."""
+    return list(
+        queryset.exclude(**{field_name: None})
+        .annotate(_year=Substr(field_name, 1, 4))
+        .order_by("-_year")
+        .values_list("_year", flat=True)
+        .distinct()
+    )
+
+
 def has_ended(field_name, today=None):
     """Q for rows whose partial date in `field_name` lies wholly before `today`.
 

@@ -8,7 +8,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db.models import Max
-from django.db.models.functions import Substr
 from django.forms.models import _get_foreign_key
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -16,6 +15,7 @@ from django.urls import path, reverse
 from simple_history.admin import SimpleHistoryAdmin
 
 from core import history
+from core.partial_dates import years
 from core.roles import is_lab_admin
 from people.models import Person
 
@@ -257,14 +257,7 @@ class YearFilter(admin.SimpleListFilter):
     parameter_name = "year"
 
     def lookups(self, request, model_admin):
-        years = (
-            model_admin.model.objects.exclude(date=None)
-            .annotate(y=Substr("date", 1, 4))
-            .order_by("-y")
-            .values_list("y", flat=True)
-            .distinct()
-        )
-        return [(y, y) for y in years]
+        return [(y, y) for y in years(model_admin.model.objects.all())]
 
     def queryset(self, request, queryset):
         return queryset.filter(date__startswith=self.value()) if self.value() else queryset

@@ -7,6 +7,8 @@ from the one renderer (`author_list(..., EXPORT)`), which always gives the full 
 import json
 import re
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import bibtexparser
 from bibtexparser.model import Entry, Field
@@ -54,11 +56,15 @@ CSL_TYPES = {
     Kind.REPORT: "report",
     Kind.PATENT: "patent",
 }
-CONTENT_TYPES = {
-    "bib": "application/x-bibtex; charset=utf-8",
-    "ris": "application/x-research-info-systems; charset=utf-8",
-    "json": "application/vnd.citationstyles.csl+json; charset=utf-8",
-}
+
+
+@dataclass(frozen=True)
+class Format:
+    extension: str  # in addresses: export.bib
+    label: str  # on links: "BibTeX"
+    content_type: str
+    write: Callable  # write(publications) → text
+
 
 _LATEX_SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -246,4 +252,17 @@ def to_csl_json(publications):
     return json.dumps(items, ensure_ascii=False, indent=2)
 
 
-WRITERS = {"bib": to_bibtex, "ris": to_ris, "json": to_csl_json}
+# The export formats, in the order pages link them; views, links and tests read this list.
+FORMATS = {
+    f.extension: f
+    for f in (
+        Format("bib", "BibTeX", "application/x-bibtex; charset=utf-8", to_bibtex),
+        Format("ris", "RIS", "application/x-research-info-systems; charset=utf-8", to_ris),
+        Format(
+            "json",
+            "CSL-JSON",
+            "application/vnd.citationstyles.csl+json; charset=utf-8",
+            to_csl_json,
+        ),
+    )
+}

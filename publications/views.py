@@ -4,7 +4,6 @@ import json
 
 from django import forms
 from django.contrib.syndication.views import Feed
-from django.db.models.functions import Substr
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -13,10 +12,11 @@ from django.utils.safestring import mark_safe
 from django.views.generic import DetailView, ListView
 
 from core.documents import serve_pdf
+from core.partial_dates import years
 from people.models import LabSettings, Person
 from publications import roles
 from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
-from publications.exports import CONTENT_TYPES, WRITERS, to_bibtex
+from publications.exports import FORMATS, to_bibtex
 from publications.models import Publication, Venue
 
 
@@ -43,15 +43,8 @@ class PublicationFilter(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        years = (
-            Publication.objects.public()
-            .exclude(date=None)
-            .annotate(y=Substr("date", 1, 4))
-            .order_by("-y")
-            .values_list("y", flat=True)
-            .distinct()
-        )
-        self.fields["year"].choices = [("", "Any year"), *((int(y), y) for y in years)]
+        found = years(Publication.objects.public())
+        self.fields["year"].choices = [("", "Any year"), *((int(y), y) for y in found)]
 
     def apply(self, publications):
         """Narrow `publications` by every filter that is valid; invalid ones show an error."""
@@ -187,9 +180,11 @@ def _scholarly_article(request, publication, authors):
 
 
 def _export_response(publications, fmt, filename):
-    if fmt not in WRITERS:
+    if fmt not in FORMATS:
         raise Http404("Unknown export format")
-    response = HttpResponse(WRITERS[fmt](publications), content_type=CONTENT_TYPES[fmt])
+    response = HttpResponse(
+        FORMATS[fmt].write(publications), content_type=FORMATS[fmt].content_type
+    )
     response["Content-Disposition"] = f'inline; filename="{filename}.{fmt}"'
     return response
 

@@ -5,10 +5,9 @@ from django.urls import reverse
 from django.utils.html import format_html_join
 
 from publications.authors import legend_html
+from publications.exports import FORMATS
 
 register = template.Library()
-
-EXPORT_FORMATS = [("bib", "BibTeX"), ("ris", "RIS"), ("json", "CSL-JSON")]
 
 
 @register.filter
@@ -24,5 +23,8 @@ def export_links(url_name, *args, query=""):
     return format_html_join(
         " · ",
         '<a href="{}" rel="nofollow">{}</a>',
-        ((reverse(url_name, args=[*args, fmt]) + suffix, label) for fmt, label in EXPORT_FORMATS),
+        (
+            (reverse(url_name, args=[*args, f.extension]) + suffix, f.label)
+            for f in FORMATS.values()
+        ),
     )
