@@ -352,6 +352,19 @@ class Education(ProfileSection):
     def period(self):
         return format_range(self.start, self.end)
 
+    # What the profile's timeline shows (people/sections/_timeline.html), as for Experience.
+    @property
+    def heading(self):
+        return self.degree
+
+    @property
+    def organization_name(self):
+        return self.institution
+
+    @property
+    def detail(self):
+        return " · ".join(p for p in (self.department, self.location) if p)
+
 
 class Experience(ProfileSection):
     title = models.CharField(max_length=200, help_text="e.g. “Staff Engineer (P8)”.")
@@ -373,6 +386,19 @@ class Experience(ProfileSection):
     @property
     def period(self):
         return format_range(self.start, self.end)
+
+    # What the profile's timeline shows (people/sections/_timeline.html), as for Education.
+    @property
+    def heading(self):
+        return self.title
+
+    @property
+    def organization_name(self):
+        return self.organization
+
+    @property
+    def detail(self):
+        return " · ".join(p for p in (self.unit, self.location) if p)
 
 
 class Service(ProfileSection):

@@ -39,7 +39,8 @@ class PublicationFilter(forms.Form):
         empty_label="Any member",
     )
     role = forms.ChoiceField(required=False, choices=[("", "Any role"), *roles.CHOICES])
-    selected = forms.BooleanField(required=False, label="Selected only")
+    # Shown as the "All / Selected" tabs above the form, kept by it as a hidden field.
+    selected = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -19,7 +19,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 @pytest.fixture
-def lab(db):
+def lab(transactional_db):
     teng = factories.PersonFactory(name="Teng Ma", native_name="马腾", slug="teng-ma", bio="**Hi**")
     factories.LinkFactory(person=teng)
     factories.NewsItemFactory(person=teng)
