@@ -42,3 +42,4 @@ lock: $(PY)
 lint: $(PY)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy

@@ -1,6 +1,7 @@
 """Persistent identifiers: ORCID iDs and DOIs, validated and stored in one normal form."""
 
 import re
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -15,7 +16,7 @@ _DOT_SEGMENT = re.compile(r"(^|/)\.\.?(/|$)")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 
 
-def orcid_checksum(base_digits):
+def orcid_checksum(base_digits: str) -> str:
     """ISO 7064 MOD 11-2 check character for the first 15 digits of an ORCID iD."""
     total = 0
     for digit in base_digits:
@@ -24,7 +25,7 @@ def orcid_checksum(base_digits):
     return "X" if result == 10 else str(result)
 
 
-def normalize_orcid(value):
+def normalize_orcid(value: str | None) -> str:
     """Return "0000-0002-7104-1526" from an iD or its orcid.org URL; ValidationError if invalid."""
     text = _ORCID_PREFIX.sub("", (value or "").strip()).upper()
     match = _ORCID.match(text)
@@ -42,7 +43,7 @@ def normalize_orcid(value):
     return "-".join(match.groups())
 
 
-def normalize_doi(value):
+def normalize_doi(value: object) -> str:
     """Return "10.1145/3773772" from a DOI, doi: form or doi.org link; ValidationError if not."""
     text = _DOI_PREFIX.sub("", str(value or "").strip()).strip().lower()
     if not _DOI.match(text) or _DOT_SEGMENT.search(text.split("/", 1)[1]):
@@ -57,19 +58,19 @@ class OrcidField(models.CharField):
 
     description = "ORCID iD"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["max_length"] = 19
         super().__init__(*args, **kwargs)
 
-    def deconstruct(self):
+    def deconstruct(self) -> Any:
         name, path, args, kwargs = super().deconstruct()
         del kwargs["max_length"]
         return name, path, args, kwargs
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         value = super().to_python(value)
         return normalize_orcid(value) if value else value
 
-    def formfield(self, **kwargs):
+    def formfield(self, **kwargs: Any) -> Any:  # type: ignore[override]
         # Room for the pasted https://orcid.org/… form, which cleaning shortens to the iD.
         return super().formfield(**{"max_length": 60, **kwargs})

@@ -10,6 +10,7 @@ import datetime
 import re
 from dataclasses import dataclass
 from functools import total_ordering
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -36,18 +37,18 @@ class PartialDate:
     month: int | None = None
     day: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not 1000 <= self.year <= 9999:
             raise ValueError("year out of range")
         if self.month is None and self.day is not None:
             raise ValueError("a day needs a month")
         if self.month is not None and not 1 <= self.month <= 12:
             raise ValueError("month out of range")
-        if self.day is not None:
+        if self.day is not None and self.month is not None:
             datetime.date(self.year, self.month, self.day)  # raises ValueError when invalid
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: object) -> "PartialDate":
         """Parse "2026", "2026-06", "2026.06", "2026-06-15", "Jun 2026" or "15 June 2026"."""
         text = str(text).strip()
         if match := _NUMERIC.match(text):
@@ -61,45 +62,44 @@ class PartialDate:
         return cls(*parts)
 
     @classmethod
-    def from_date(cls, value, precision="day"):
+    def from_date(cls, value: datetime.date, precision: str = "day") -> "PartialDate":
         parts = {"year": 1, "month": 2, "day": 3}[precision]
         return cls(*(value.year, value.month, value.day)[:parts])
 
     @property
-    def precision(self):
+    def precision(self) -> str:
         return "day" if self.day else "month" if self.month else "year"
 
-    def isoformat(self):
+    def isoformat(self) -> str:
         return "-".join(
             [f"{self.year:04d}"] + [f"{p:02d}" for p in (self.month, self.day) if p is not None]
         )
 
-    def first_day(self):
+    def first_day(self) -> datetime.date:
         return datetime.date(self.year, self.month or 1, self.day or 1)
 
-    def last_day(self):
+    def last_day(self) -> datetime.date:
         if self.day:
             return self.first_day()
         month = self.month or 12
         return datetime.date(self.year, month, calendar.monthrange(self.year, month)[1])
 
-    def __str__(self):
-        if self.day:
-            return f"{self.day} {calendar.month_abbr[self.month]} {self.year}"
-        if self.month:
-            return f"{calendar.month_abbr[self.month]} {self.year}"
-        return str(self.year)
+    def __str__(self) -> str:
+        if self.month is None:
+            return str(self.year)
+        month = f"{calendar.month_abbr[self.month]} {self.year}"
+        return f"{self.day} {month}" if self.day else month
 
-    def _key(self):
+    def _key(self) -> tuple[int, int, int]:
         return (self.year, self.month or 0, self.day or 0)
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
         if not isinstance(other, PartialDate):
             return NotImplemented
         return self._key() < other._key()
 
 
-def coerce(value):
+def coerce(value: object) -> "PartialDate | None":
     """A PartialDate (or None) from text, a date or a PartialDate; ValidationError if bad."""
     if value is None or value == "":
         return None
@@ -113,7 +113,9 @@ def coerce(value):
         raise ValidationError(INVALID_MESSAGE, code="invalid_partial_date") from None
 
 
-def format_range(start, end, *, open_end="Present"):
+def format_range(
+    start: PartialDate | None, end: PartialDate | None, *, open_end: str = "Present"
+) -> str:
     """Render "Dec 2023 – Present", "Sep 2016 – Jun 2021", or a single date when both agree."""
     if start is None and end is None:
         return ""
@@ -126,7 +128,7 @@ def format_range(start, end, *, open_end="Present"):
     return f"{start} – {end}"
 
 
-def years(queryset, field_name="date"):
+def years(queryset: models.QuerySet, field_name: str = "date") -> list[str]:
     """The distinct years of `queryset`'s partial dates in `field_name`, newest first, as
     strings ("2026"): the choices of every year filter (one query)."""
     return list(
@@ -138,17 +140,17 @@ def years(queryset, field_name="date"):
     )
 
 
-def has_ended(field_name, today=None):
+def has_ended(field_name: str, today: datetime.date | None = None) -> models.Q:
     """Q for rows whose partial date in `field_name` lies wholly before `today`.
 
     Compares the stored text with today's ISO date cut to the stored value's own length, so
     "2026-12" counts as not yet ended all through December 2026.
     """
-    today = (today or datetime.date.today()).isoformat()
+    iso_today = (today or datetime.date.today()).isoformat()
     return models.Q(
         **{
             f"{field_name}__isnull": False,
-            f"{field_name}__lt": Substr(models.Value(today), 1, Length(field_name)),
+            f"{field_name}__lt": Substr(models.Value(iso_today), 1, Length(field_name)),
         }
     )
 
@@ -156,16 +158,16 @@ def has_ended(field_name, today=None):
 class PartialDateFormField(forms.CharField):
     default_error_messages = {"invalid": INVALID_MESSAGE}
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.pop("max_length", None)
         super().__init__(**kwargs)
         self.widget.attrs.setdefault("placeholder", "YYYY-MM")
         self.widget.attrs.setdefault("size", 12)
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: Any) -> Any:
         return value.isoformat() if isinstance(value, PartialDate) else value
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> PartialDate | None:  # type: ignore[override]
         value = super().to_python(value)
         if value in self.empty_values:
             return None
@@ -179,7 +181,7 @@ class _PartialDateAttribute(DeferredAttribute):
     """Turns whatever is assigned ("2026-06", a date, a PartialDate) into a PartialDate, so
     the attribute is always a PartialDate or None."""
 
-    def __set__(self, instance, value):
+    def __set__(self, instance: Any, value: object) -> None:
         instance.__dict__[self.field.attname] = coerce(value)
 
 
@@ -189,35 +191,37 @@ class PartialDateField(models.Field):
     description = "Date with year, month or day precision"
     descriptor_class = _PartialDateAttribute
 
-    def get_internal_type(self):
+    def get_internal_type(self) -> str:
         return "CharField"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["max_length"] = 10
         kwargs.setdefault("help_text", FORMAT_HELP)
         super().__init__(*args, **kwargs)
 
-    def deconstruct(self):
+    def deconstruct(self) -> Any:
         name, path, args, kwargs = super().deconstruct()
         del kwargs["max_length"]
         if kwargs.get("help_text") == FORMAT_HELP:
             del kwargs["help_text"]
         return name, path, args, kwargs
 
-    def from_db_value(self, value, expression, connection):
+    def from_db_value(
+        self, value: str | None, expression: Any, connection: Any
+    ) -> PartialDate | None:
         return None if value in (None, "") else PartialDate.parse(value)
 
-    def to_python(self, value):
+    def to_python(self, value: object) -> PartialDate | None:
         return coerce(value)
 
-    def get_prep_value(self, value):
+    def get_prep_value(self, value: object) -> str | None:
         value = coerce(value)
         return None if value is None else value.isoformat()
 
-    def value_to_string(self, obj):
+    def value_to_string(self, obj: models.Model) -> str:
         value = self.value_from_object(obj)
         return "" if value is None else value.isoformat()
 
-    def formfield(self, **kwargs):
+    def formfield(self, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs.setdefault("form_class", PartialDateFormField)
         return super().formfield(**kwargs)

@@ -5,13 +5,15 @@ It reads `publication.authorships.all()` (prefetch it with `Publication.objects.
 and the cached lab settings, so it makes no query of its own.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.utils.html import escape, format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
-from people.models import LabSettings
+from people.models import LabSettings, Person
 from publications import roles as authorship_roles
+from publications.models import Publication
 
 PROFILE, LIST, DETAIL, FEED, EXPORT = "profile", "list", "detail", "feed", "export"
 SHORTENED_IN = {PROFILE, LIST}
@@ -39,10 +41,10 @@ class Name:
     markers: tuple = ()
     affiliation_numbers: tuple = ()
 
-    def html(self):
+    def html(self) -> str:
         """This name as HTML. Built with escape() and plain strings rather than format_html:
         a profile renders thousands of names, and this is most of its cost."""
-        text = escape(self.text)
+        text: str = escape(self.text)
         if self.is_gap:
             return f'<span class="author-gap">{text}</span>'
         if self.url:
@@ -56,7 +58,7 @@ class Name:
         )
         return f'<span class="author">{text}{sups}</span>'
 
-    def plain(self):
+    def plain(self) -> str:
         return self.text + "".join(m.symbol for m in self.markers)
 
 
@@ -68,32 +70,32 @@ class AuthorList:
     affiliations: list = field(default_factory=list)
     is_shortened: bool = False
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.plain()
 
-    def html(self):
+    def html(self) -> SafeString:
         items = ", ".join(name.html() for name in self.names)
         return mark_safe(f'<span class="authors">{items}</span>')  # every part escaped
 
-    def plain(self):
+    def plain(self) -> str:
         text = ", ".join(name.plain() for name in self.names)
         if self.legend:
             text += " (" + "; ".join(f"{m.symbol} {m.meaning.lower()}" for m in self.legend) + ")"
         return text
 
-    def legend_html(self):
+    def legend_html(self) -> str:
         return legend_html(self.legend)
 
-    def authors(self):
+    def authors(self) -> list[Name]:
         """The named authors in order, without ellipses: what exports and metadata list."""
         return [name for name in self.names if not name.is_gap]
 
     @property
-    def has_unlisted(self):
+    def has_unlisted(self) -> bool:
         return any(name.is_gap for name in self.names)
 
 
-def legend_html(markers):
+def legend_html(markers: Iterable[Marker]) -> str:
     if not markers:
         return ""
     items = format_html_join(
@@ -104,16 +106,21 @@ def legend_html(markers):
     return format_html('<p class="legend">{}</p>', items)
 
 
-def merge_legends(author_lists):
+def merge_legends(author_lists: Iterable["AuthorList"]) -> list[Marker]:
     """The markers any of the lists uses, in a stable order, for a page-level legend."""
-    seen = {}
+    seen: dict[str, Marker] = {}
     for authors in author_lists:
         for marker in authors.legend:
             seen.setdefault(marker.meaning, marker)
     return [seen[m] for m in MEANINGS.values() if m in seen]
 
 
-def author_list(publication, context=LIST, person=None, lab=None):
+def author_list(
+    publication: Publication,
+    context: str = LIST,
+    person: Person | None = None,
+    lab: LabSettings | None = None,
+) -> AuthorList:
     """Render `publication`'s authors for `context`, highlighting `person` if given.
 
     - names in the lab's style (full, or initials + family name); exports use full names;
@@ -139,21 +146,21 @@ def author_list(publication, context=LIST, person=None, lab=None):
             continue
         roles = [r for r, on in ((EQUAL, row.is_equal_contribution),
                                  (CORRESPONDING, row.is_corresponding)) if on]  # fmt: skip
-        numbers = ()
+        numbers: tuple[int, ...] = ()
         if context == DETAIL and row.affiliation:
             if row.affiliation not in affiliations:
                 affiliations.append(row.affiliation)
             numbers = (affiliations.index(row.affiliation) + 1,)
         is_context = person is not None and row.person_id == person.pk
-        linked = row.person is not None and row.person.is_published and context != EXPORT
+        linked = row.person if row.person is not None and row.person.is_published else None
+        if context == EXPORT or (is_context and context == PROFILE):
+            linked = None
         names.append(
             Name(
                 text=row.full_name if full_names else row.short_name,
                 given=row.given_name,
                 family=row.family_name,
-                url=row.person.get_absolute_url()
-                if linked and not (is_context and context == PROFILE)
-                else "",
+                url=linked.get_absolute_url() if linked is not None else "",
                 orcid=row.orcid or (row.person.orcid if row.person else ""),
                 is_context=is_context,
                 markers=tuple(Marker(symbols[r], MEANINGS[r]) for r in roles),
@@ -174,7 +181,7 @@ def author_list(publication, context=LIST, person=None, lab=None):
     )
 
 
-def _shorten(names, keep):
+def _shorten(names: list[Name], keep: int) -> list[Name]:
     """The first `keep` names, the context person (or, on a list about no one in particular,
     every lab member), and one "…" for each run of names left out."""
     has_context = any(n.is_context for n in names)

@@ -2,6 +2,7 @@
 and the publications-per-year chart. Computed from data already loaded; no queries."""
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils.html import format_html, format_html_join
@@ -19,7 +20,7 @@ NOT_VENUE_PAPERS = {
 }
 
 
-def h_index(citation_counts):
+def h_index(citation_counts: Iterable[int | None]) -> int:
     """The largest h such that h papers have at least h citations each."""
     ranked = sorted((c for c in citation_counts if c), reverse=True)
     return sum(1 for rank, count in enumerate(ranked, start=1) if count >= rank)
@@ -35,18 +36,20 @@ class Figures:
     h_index: int
     per_year: list  # (year, count) for every year from the first to the last
 
-    def venue_summary_text(self):
+    def venue_summary_text(self) -> str:
         return ", ".join(f"{v} ({n})" if n > 1 else v for v, n in self.venue_summary)
 
-    def chart_svg(self):
+    def chart_svg(self) -> str:
         return per_year_chart(self.per_year)
 
 
-def compute(publications, venue_order=()):
+def compute(publications: Iterable[Publication], venue_order: Sequence[str] = ()) -> Figures:
     publications = list(publications)
     kinds = Counter(p.get_kind_display() for p in publications)
     venue_counts = Counter(
-        p.venue.short_name for p in publications if p.venue_id and p.kind not in NOT_VENUE_PAPERS
+        p.venue.short_name
+        for p in publications
+        if p.venue is not None and p.kind not in NOT_VENUE_PAPERS
     )
     years = Counter(p.year for p in publications if p.year)
     per_year = []
@@ -64,7 +67,9 @@ def compute(publications, venue_order=()):
     )
 
 
-def per_year_chart(per_year, *, bar=14, gap=6, height=64):
+def per_year_chart(
+    per_year: list[tuple[int, int]], *, bar: int = 14, gap: int = 6, height: int = 64
+) -> str:
     """A bar chart of publications per year as inline SVG: no script, readable by screen
     readers through its title, and labelled every few years."""
     if not per_year:

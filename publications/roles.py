@@ -2,8 +2,9 @@
 paper, and how it is found, in SQL (to filter lists) and in Python (to badge an author
 list). Change a role here and the filters, badges and labels change together."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Q
 
@@ -44,7 +45,7 @@ BY_SLUG = {role.slug: role for role in ROLES}
 CHOICES = [(role.slug, role.label) for role in ROLES]
 
 
-def badges(rows, person):
+def badges(rows: Sequence[Any], person: Any) -> list[str]:
     """The badges `person` earns on the ordered author `rows`, found by person link (never
     by printed name), in the order ROLES declares them."""
     if person is None:

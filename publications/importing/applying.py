@@ -1,6 +1,7 @@
 """Applying planned imports: one transaction, the planned publications saved as planned."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history
@@ -12,6 +13,7 @@ from publications.importing.planning import (
     NEW,
     UNCHANGED,
     UPDATE,
+    Plan,
     merge_authors,
 )
 from publications.models import Authorship, Publication, title_key
@@ -25,14 +27,14 @@ class Summary:
     failed: int = 0
     written: bool = False
 
-    def __str__(self):
+    def __str__(self) -> str:
         return (
             f"{self.created} created, {self.updated} updated, "
             f"{self.unchanged} unchanged, {self.failed} failed"
         )
 
 
-def apply(plans, *, skip_invalid=False, user=None):
+def apply(plans: list[Plan], *, skip_invalid: bool = False, user: Any = None) -> Summary:
     """Write the plans in one transaction, recorded in history as `user`'s. With any error
     plan and not `skip_invalid`, nothing is written. Returns a Summary."""
     summary = Summary(failed=sum(p.action == ERROR for p in plans))
@@ -40,7 +42,7 @@ def apply(plans, *, skip_invalid=False, user=None):
         return summary
     with transaction.atomic():
         for item in plans:
-            venue = item.candidate.venue if item.action in (NEW, UPDATE) else None
+            venue = item.written().venue if item.action in (NEW, UPDATE) else None
             if venue is not None and venue.pk is None:
                 venue.save()  # a new venue, shared by every record that names it
         _create_all([item for item in plans if item.action == NEW], user)
@@ -54,42 +56,42 @@ def apply(plans, *, skip_invalid=False, user=None):
     return summary
 
 
-def _create_all(plans, user):
+def _create_all(plans: list[Plan], user: Any) -> None:
     """New publications and their authors in a few batched INSERTs, whatever their number."""
     taken = set(Publication.objects.values_list("slug", flat=True))
     for item in plans:
-        publication = item.candidate
+        publication = item.written()
         publication.slug = unique_slug(publication, publication.display_title, taken=taken)
         publication.title_key = title_key(publication.title)
         taken.add(publication.slug)
-    publications = [item.candidate for item in plans]
+    publications = [item.written() for item in plans]
     insert_with_history(Publication, publications, ("slug",), user)
     authorships = []
     for item in plans:
         for row, author in zip(item.authorships, item.record.authors, strict=True):
-            row.publication, row.person = item.candidate, author.person  # as the admin chose
+            row.publication, row.person = item.written(), author.person  # as the admin chose
             authorships.append(row)
     insert_with_history(Authorship, authorships, ("publication_id", "position"), user)
 
 
-def _update(item, user):
+def _update(item: Plan, user: Any) -> None:
     """Save the planned publication, then, if the plan changes it, its author list as the
     plan merged it: authors no longer in the source go, the others take its order and
     names."""
-    publication = item.candidate
-    publication._history_user = user
+    publication = item.written()
+    publication._history_user = user  # type: ignore[attr-defined]
     publication.save()
     if "authors" not in item.changes:
         return
-    merged, gone = merge_authors(item.publication.authorships.all(), item.record.authors)
+    merged, gone = merge_authors(publication.authorships.all(), item.record.authors)
     Authorship.objects.filter(pk__in=[row.pk for row in gone]).delete()
     publication.park_authorships()
-    new_rows = []
+    new_rows: list[Authorship] = []
     for row, _ in merged:
         if row.pk is None:
             row.publication = publication
             new_rows.append(row)
         else:
-            row._history_user = user
+            row._history_user = user  # type: ignore[attr-defined]
             row.save()
     bulk_create_with_history(new_rows, Authorship, default_user=user)

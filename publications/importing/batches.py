@@ -10,11 +10,14 @@ says it stopped rather than one that hangs.
 
 import logging
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from django.db import close_old_connections, connection
 
 from people.models import Person
 from publications.importing.crossref import fetch_doi
+from publications.importing.http import JsonClient
 from publications.importing.orcid import read_orcid_works
 from publications.importing.records import ImportProblem
 from publications.models import ImportBatch
@@ -23,11 +26,11 @@ MAX_DOIS = 200  # per import; more is a file to upload
 logger = logging.getLogger(__name__)
 
 
-def start(function, *args):
+def start(function: Callable[..., None], *args: Any) -> None:
     """Run `function(*args)` in a background thread, on its own database connection
     (tests run it in place)."""
 
-    def run():
+    def run() -> None:
         close_old_connections()
         try:
             function(*args)
@@ -37,7 +40,7 @@ def start(function, *args):
     threading.Thread(target=run, daemon=True).start()
 
 
-def fetch(batch_id, dois, person_id, client):
+def fetch(batch_id: Any, dois: list[str], person_id: int | None, client: JsonClient) -> None:
     """Fetch the DOIs' Crossref records and the person's ORCID works into the batch,
     saving progress as it goes; the batch ends READY, or FAILED with the reason."""
     batch = ImportBatch.objects.get(pk=batch_id)
@@ -50,7 +53,7 @@ def fetch(batch_id, dois, person_id, client):
             person = Person.objects.get(pk=person_id)
             base = len(records)
 
-            def progress(done, total):
+            def progress(done: int, total: int) -> None:
                 _progress(batch, records, base + done, base + total)
 
             records += [r.to_json() for r in read_orcid_works(person, client, progress)]
@@ -65,6 +68,6 @@ def fetch(batch_id, dois, person_id, client):
         batch.save()
 
 
-def _progress(batch, records, done, total):
+def _progress(batch: ImportBatch, records: list[Any], done: int, total: int) -> None:
     batch.records, batch.done, batch.total = records, done, max(total, done)
     batch.save(update_fields=["records", "done", "total"])

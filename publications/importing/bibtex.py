@@ -3,6 +3,8 @@ every value decoded by pylatexenc (bibtexparser's own decoder) within a per-impo
 
 import logging
 import re
+from collections.abc import Callable
+from typing import Any
 
 import bibtexparser
 from bibtexparser import middlewares
@@ -60,11 +62,11 @@ class LatexDecoder:
     returned untouched; each distinct value is decoded once; what needs decoding counts
     against `budget` characters, and past it `decode` raises ImportProblem."""
 
-    def __init__(self, budget=None):
+    def __init__(self, budget: int | None = None) -> None:
         self.budget = MAX_LATEX_CHARS if budget is None else budget
-        self.cache = {}
+        self.cache: dict[str, str] = {}
 
-    def decode(self, value):
+    def decode(self, value: str) -> str:
         """The text of `value`; ValueError when its LaTeX cannot be read."""
         if not _HAS_LATEX.search(value):
             return value
@@ -85,12 +87,12 @@ class LatexDecoder:
         return text
 
 
-def latex_to_text(value):
+def latex_to_text(value: str) -> str:
     """One value decoded, outside an import (no shared budget)."""
     return LatexDecoder().decode(value)
 
 
-def read_bibtex(text, label="BibTeX file"):
+def read_bibtex(text: str, label: str = "BibTeX file") -> list[Record]:
     """Records from a BibTeX file; LaTeX decoded to Unicode, names split into given/family."""
     parser_log = logging.getLogger("bibtexparser")
     level, parser_log.level = parser_log.level, logging.ERROR  # failures are reported per record
@@ -125,19 +127,19 @@ def read_bibtex(text, label="BibTeX file"):
     return records
 
 
-def bibtex_record(entry, label, latex=None):
+def bibtex_record(entry: Any, label: str, latex: LatexDecoder | None = None) -> Record:
     latex = latex or LatexDecoder()
     fields = {key.lower(): value for key, value in entry.fields_dict.items()}
     record = Record(label=f"{label}, entry “{entry.key}”", citation_key=squash(entry.key))
 
-    def decoded(text, name):
+    def decoded(text: str, name: str) -> str:
         try:
             return latex.decode(text)
         except ValueError:
             record.problems.append(f"the LaTeX in its {name} cannot be read")
             return ""
 
-    def value(name, latex=True):
+    def value(name: str, latex: bool = True) -> str:
         raw = str(fields[name].value) if name in fields and fields[name].value is not None else ""
         return squash(decoded(raw, name) if latex else raw.strip("{}"))
 
@@ -181,7 +183,7 @@ def bibtex_record(entry, label, latex=None):
     return record
 
 
-def _read_arxiv(record, value):
+def _read_arxiv(record: Record, value: Callable[[str], str]) -> None:
     """An arXiv preprint, however the entry says so (eprint and archivePrefix or eprinttype,
     "arXiv preprint arXiv:…" or DBLP's "CoRR" as journal, arXiv's DOI), gets its id, and with
     no other venue the preprint server "arXiv" as venue."""
@@ -200,7 +202,7 @@ def _read_arxiv(record, value):
             record.kind, record.status = Kind.PREPRINT, Publication.Status.PREPRINT
 
 
-def _bibtex_date(year, month_field, date_text, record):
+def _bibtex_date(year: str, month_field: Any, date_text: str, record: Record) -> PartialDate | None:
     if date_text:
         try:
             return PartialDate.parse(date_text[:10])

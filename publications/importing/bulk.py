@@ -8,7 +8,11 @@ driver's executemany. History rows are built as django-simple-history's own
 checks that a row written here equals one written there.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.db import connection
+from django.db.models import Model
 from django.utils import timezone
 from simple_history.utils import get_history_manager_for_model
 
@@ -30,22 +34,25 @@ _PLAIN = {
 _PLAIN_VALUES = (str, int, bool, type(None))
 
 
-def insert_rows(model, objs, batch_size=2000):
+def insert_rows(model: type[Model], objs: Sequence[Model], batch_size: int = 2000) -> None:
     """INSERT `objs` (unsaved instances of `model`, with no id set) in batches."""
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     rows = []
     for obj in objs:
         # As bulk_create does: a related object saved after assignment lends its id.
-        obj._prepare_related_fields_for_save(operation_name="bulk_create")
+        obj._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]
         rows.append([field.pre_save(obj, True) for field in fields])
     _execute(model, fields, rows, batch_size)
 
 
-def _execute(model, fields, rows, batch_size=2000):
+def _execute(
+    model: type[Model], fields: list[Any], rows: list[list[Any]], batch_size: int = 2000
+) -> None:
     """executemany of `rows` (lists of Python values in `fields` order), each value prepared
     by its field unless the driver takes it as it is."""
     plain = [f.get_internal_type() in _PLAIN for f in fields]
-    prepared = {}  # (column, value) → prepared value: one history time for every record
+    # (column, value) → prepared value: one history time for every record
+    prepared: dict[tuple[int, Any], Any] = {}
     for row in rows:
         for i, (field, is_plain) in enumerate(zip(fields, plain, strict=True)):
             value = row[i]
@@ -66,7 +73,9 @@ def _execute(model, fields, rows, batch_size=2000):
             cursor.executemany(sql, rows[start : start + batch_size])
 
 
-def insert_with_history(model, objs, key, user=None):
+def insert_with_history(
+    model: type[Model], objs: Sequence[Model], key: tuple[str, ...], user: Any = None
+) -> None:
     """INSERT `objs` and a "+" history record for each: the rows first, then their ids read
     back by `key` (field names whose values are unique among them, e.g. ("slug",)), then
     the records. Sets each object's pk."""
@@ -84,7 +93,7 @@ def insert_with_history(model, objs, key, user=None):
     _insert_history(model, objs, user)
 
 
-def _insert_history(model, objs, user):
+def _insert_history(model: type[Model], objs: Sequence[Model], user: Any) -> None:
     """A "+" history record of each object, as django-simple-history's
     `bulk_history_create` makes them, written without building a model instance each."""
     history = get_history_manager_for_model(model).model

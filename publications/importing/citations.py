@@ -3,16 +3,18 @@ than Crossref's own reference counts cover), fifty DOIs a request."""
 
 import datetime
 import urllib.parse
+from collections.abc import Iterable
 
-from publications.importing.http import contact_email
+from publications.importing.http import JsonClient, contact_email
 from publications.importing.planning import merge
 from publications.importing.records import ImportProblem, Record
+from publications.models import Publication
 
 OPENALEX_WORKS = "https://api.openalex.org/works"
 BATCH = 50  # OpenAlex takes up to 50 values in one "doi:" filter
 
 
-def openalex_url(dois):
+def openalex_url(dois: Iterable[str]) -> str:
     query = {
         "filter": "doi:" + "|".join(dois),
         "select": "doi,cited_by_count",
@@ -23,9 +25,9 @@ def openalex_url(dois):
     return f"{OPENALEX_WORKS}?{urllib.parse.urlencode(query, safe=':|/')}"
 
 
-def openalex_counts(dois, client):
+def openalex_counts(dois: Iterable[str], client: JsonClient) -> dict[str, int]:
     """{doi: citation count} for the DOIs OpenAlex knows; ImportProblem if a request fails."""
-    counts = {}
+    counts: dict[str, int] = {}
     dois = sorted(set(dois))
     for start in range(0, len(dois), BATCH):
         data = client.get_json(openalex_url(dois[start : start + BATCH]))
@@ -40,7 +42,9 @@ def openalex_counts(dois, client):
     return counts
 
 
-def refresh_counts(publications, client, *, today=None):
+def refresh_counts(
+    publications: Iterable[Publication], client: JsonClient, *, today: datetime.date | None = None
+) -> tuple[list[Publication], list[Publication], list[Publication]]:
     """Read the publications' counts from OpenAlex and store them by the import merge rule
     (a count an admin typed is kept). Returns (updated, kept, missing) publication lists."""
     today = today or datetime.date.today()

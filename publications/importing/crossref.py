@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 
 from core.identifiers import normalize_doi
 from core.partial_dates import PartialDate
+from publications.importing.http import JsonClient
 from publications.importing.records import (
     AuthorRecord,
     Fields,
@@ -40,7 +41,7 @@ CROSSREF_KINDS = {
 }
 
 
-def read_crossref_json(text, label="Crossref file"):
+def read_crossref_json(text: str, label: str = "Crossref file") -> list[Record]:
     """Records from Crossref work JSON: {"message": {...}} or {"message": {"items": [...]}}."""
     try:
         data = json.loads(text)
@@ -55,7 +56,7 @@ def read_crossref_json(text, label="Crossref file"):
     return [crossref_record(item, f"{label}, item {n}") for n, item in enumerate(items, start=1)]
 
 
-def crossref_record(work, fallback_label):
+def crossref_record(work: object, fallback_label: str) -> Record:
     if not isinstance(work, dict):
         return Record(label=fallback_label, problems=["not a Crossref work object"])
     record = Record(label=fallback_label)
@@ -111,7 +112,7 @@ def crossref_record(work, fallback_label):
     return record
 
 
-def _date_parts(value):
+def _date_parts(value: object) -> list[int]:
     """The leading whole numbers of a Crossref date's first "date-parts" list."""
     parts = value.get("date-parts") if isinstance(value, dict) else None
     if not (isinstance(parts, list) and parts and isinstance(parts[0], list)):
@@ -124,7 +125,7 @@ def _date_parts(value):
     return numbers
 
 
-def _crossref_date(work):
+def _crossref_date(work: Fields) -> PartialDate | None:
     for key in ("issued", "published-print", "published-online", "published"):
         parts = _date_parts(work.obj(key))[:2]
         if parts:
@@ -135,7 +136,7 @@ def _crossref_date(work):
     return None
 
 
-def _full_date(value):
+def _full_date(value: object) -> datetime.date | None:
     parts = _date_parts(value)
     try:
         return datetime.date(*parts[:3]) if len(parts) >= 3 else None
@@ -152,27 +153,29 @@ class _JatsText(HTMLParser):
     PARAGRAPHS = {"p", "jats:p", "sec", "jats:sec"}
     SKIPPED = {"title", "jats:title"}
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.paragraphs, self.current, self.skipping = [], [], 0
+        self.paragraphs: list[str] = []
+        self.current: list[str] = []
+        self.skipping = 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.SKIPPED:
             self.skipping += 1
         elif tag in self.PARAGRAPHS:
             self._close()
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in self.SKIPPED:
             self.skipping = max(0, self.skipping - 1)
         elif tag in self.PARAGRAPHS:
             self._close()
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if not self.skipping:
             self.current.append(data)
 
-    def _close(self):
+    def _close(self) -> None:
         # Pretty-printed JATS leaves line breaks between an inline element and what follows
         # it: "<jats:sc>Mooncake</jats:sc>\n   ’s" reads "Mooncake’s", not "Mooncake ’s".
         text = _DETACHED.sub(r"\1", squash("".join(self.current)))
@@ -180,12 +183,12 @@ class _JatsText(HTMLParser):
             self.paragraphs.append(text)
         self.current = []
 
-    def text(self):
+    def text(self) -> str:
         self._close()
         return "\n\n".join(self.paragraphs)
 
 
-def jats_to_text(abstract):
+def jats_to_text(abstract: str) -> str:
     """A JATS abstract (<jats:p>, <jats:italic>…) as plain paragraphs separated by blank
     lines, read by the standard library's HTML parser (entities decoded, tags dropped)."""
     if not abstract:
@@ -196,7 +199,7 @@ def jats_to_text(abstract):
     return parser.text()
 
 
-def fetch_doi(doi, client):
+def fetch_doi(doi: str, client: JsonClient) -> Record:
     """The Crossref record of one DOI; a bad DOI or a network failure is a per-DOI problem."""
     try:
         doi = normalize_doi(doi)

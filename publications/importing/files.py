@@ -6,16 +6,16 @@ from pathlib import Path
 
 from publications.importing.bibtex import read_bibtex
 from publications.importing.crossref import read_crossref_json
-from publications.importing.records import MAX_FILE_BYTES, ImportProblem
+from publications.importing.records import MAX_FILE_BYTES, ImportProblem, Record
 
 _DOI_LIKE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)?10\.\S+$", re.IGNORECASE)
 
 
-def looks_like_doi(text):
+def looks_like_doi(text: str) -> bool:
     return bool(_DOI_LIKE.match(text.strip()))
 
 
-def read_file_text(name, data):
+def read_file_text(name: str, data: bytes) -> list[Record]:
     """Records from an uploaded or local file: BibTeX (.bib) or Crossref JSON (.json).
 
     The kind is taken from the content when the name does not say. Refuses files over the

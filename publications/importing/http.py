@@ -10,6 +10,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from typing import Any, Protocol
 
 from django.conf import settings
 
@@ -18,7 +19,13 @@ from publications.importing.records import ImportProblem
 RETRY_STATUSES = {429, 500, 502, 503, 504}
 
 
-def contact_email():
+class JsonClient(Protocol):
+    """What the readers need of a client: HttpClient, or a recorded stand-in in tests."""
+
+    def get_json(self, url: str, headers: dict[str, str] | None = None) -> Any: ...
+
+
+def contact_email() -> str:
     """Who the APIs may write to about this site's requests: CONTACT_EMAIL, else the lab's
     contact address."""
     if settings.CONTACT_EMAIL:
@@ -28,7 +35,7 @@ def contact_email():
     return LabSettings.load().contact_email
 
 
-def user_agent():
+def user_agent() -> str:
     contact = contact_email()
     mailto = f"; mailto:{contact}" if contact else ""
     return f"labsite/1.0 (+{settings.SITE_URL}{mailto})"
@@ -42,7 +49,7 @@ class HttpClient:
     pause = 1.0  # seconds before the first retry; doubled each time
     sleep = staticmethod(time.sleep)
 
-    def get_json(self, url, headers=None):
+    def get_json(self, url: str, headers: dict[str, str] | None = None) -> Any:
         headers = {"Accept": "application/json", "User-Agent": user_agent(), **(headers or {})}
         request = urllib.request.Request(url, headers=headers)
         host = urllib.parse.urlsplit(url).hostname or url
@@ -64,7 +71,7 @@ class HttpClient:
                 raise ImportProblem(f"{host} did not answer with JSON") from None
         raise AssertionError("unreachable")
 
-    def _wait(self, attempt, retry_after):
+    def _wait(self, attempt: int, retry_after: str | None) -> float:
         wait = self.pause * 2**attempt
         if retry_after and retry_after.isdigit():
             wait = max(wait, min(int(retry_after), 5))

@@ -6,10 +6,10 @@ import re
 from django.db.models import Prefetch
 
 from people.models import Person, normalize_name
-from publications.importing.records import Kind, shorten
+from publications.importing.records import AuthorRecord, Kind, Record, shorten
 from publications.models import Authorship, Publication, Venue, title_key
 
-VENUE_KINDS = {
+VENUE_KINDS: dict[str, str] = {
     Kind.JOURNAL: Venue.Kind.JOURNAL,
     Kind.CONFERENCE: Venue.Kind.CONFERENCE,
     Kind.WORKSHOP: Venue.Kind.WORKSHOP,
@@ -19,23 +19,26 @@ VENUE_KINDS = {
     Kind.CHAPTER: Venue.Kind.BOOK,
     Kind.BOOK: Venue.Kind.BOOK,
 }
+# ("doi", doi), ("arxiv", id) or ("title", title key, year)
+WorkKey = tuple[str, str] | tuple[str, str, int | None]
 _QUERY_CHUNK = 500  # keys per IN (...) list, well under every database's parameter limit
 
 
 class PeopleIndex:
     """Lab people by ORCID and by every normalized printed form of their name (one query)."""
 
-    def __init__(self):
-        self.by_orcid = {}
-        self.by_name = {}
-        self.seen = {}  # (given, family) → candidates: names repeat across a file
+    def __init__(self) -> None:
+        self.by_orcid: dict[str, Person] = {}
+        self.by_name: dict[str, list[Person]] = {}
+        # (given, family) → candidates: names repeat across a file
+        self.seen: dict[tuple[str, str], list[Person]] = {}
         for person in Person.objects.all():
             if person.orcid:
                 self.by_orcid[person.orcid] = person
             for form in person.name_forms():
                 self.by_name.setdefault(form, []).append(person)
 
-    def candidates(self, author):
+    def candidates(self, author: AuthorRecord) -> list[Person]:
         if author.orcid and author.orcid in self.by_orcid:
             return [self.by_orcid[author.orcid]]
         name = (author.given, author.family)
@@ -43,7 +46,7 @@ class PeopleIndex:
             self.seen[name] = self._by_name(author)
         return self.seen[name]
 
-    def _by_name(self, author):
+    def _by_name(self, author: AuthorRecord) -> list[Person]:
         forms = {
             normalize_name(f"{author.given} {author.family}"),
             normalize_name(f"{author.family}, {author.given}"),
@@ -53,7 +56,7 @@ class PeopleIndex:
         found = {p.pk: p for form in forms for p in self.by_name.get(form, [])}
         return list(found.values())
 
-    def match(self, record):
+    def match(self, record: Record) -> None:
         for author in record.authors:
             if author.is_unlisted:
                 continue
@@ -68,9 +71,9 @@ class PeopleIndex:
             author.person = None
 
 
-def work_keys(doi, arxiv_id, title, year):
+def work_keys(doi: str, arxiv_id: str, title: str, year: int | None) -> list[WorkKey]:
     """The keys a work is recognised by, strongest first: DOI, arXiv id, title and year."""
-    keys = [("doi", doi)] if doi else []
+    keys: list[WorkKey] = [("doi", doi)] if doi else []
     if arxiv_id:
         keys.append(("arxiv", arxiv_id))
     if title:
@@ -78,7 +81,7 @@ def work_keys(doi, arxiv_id, title, year):
     return keys
 
 
-def record_keys(record):
+def record_keys(record: Record) -> list[WorkKey]:
     year = record.date.year if record.date else None
     keys = work_keys(record.doi, record.arxiv_id, record.title, year)
     return keys or [("title", "", year)]
@@ -88,23 +91,23 @@ class WorkIndex:
     """The existing publications the records could be (by DOI, arXiv id or title key), with
     their authors: a few indexed queries, however many publications the lab has."""
 
-    def __init__(self, records):
-        wanted = {"doi": set(), "arxiv": set(), "title": set()}
+    def __init__(self, records: list[Record]) -> None:
+        wanted: dict[str, set[str]] = {"doi": set(), "arxiv": set(), "title": set()}
         for record in records:
             for key in record_keys(record):
                 if key[1]:
                     wanted[key[0]].add(key[1])
         columns = {"doi": "doi", "arxiv": "arxiv_id", "title": "title_key"}
-        found = {}
+        found: dict[int, Publication] = {}
         authors = Prefetch("authorships", queryset=Authorship.objects.order_by("position"))
         for kind, values in wanted.items():
-            values = sorted(values)
-            for start in range(0, len(values), _QUERY_CHUNK):
-                chunk = values[start : start + _QUERY_CHUNK]
+            ordered = sorted(values)
+            for start in range(0, len(ordered), _QUERY_CHUNK):
+                chunk = ordered[start : start + _QUERY_CHUNK]
                 query = Publication.objects.filter(**{f"{columns[kind]}__in": chunk})
                 for publication in query.prefetch_related(authors):
                     found.setdefault(publication.pk, publication)
-        self.by_key = {}
+        self.by_key: dict[WorkKey, Publication] = {}
         for publication in sorted(found.values(), key=lambda p: p.pk):
             keys = work_keys(
                 publication.doi, publication.arxiv_id, publication.title, publication.year
@@ -112,7 +115,7 @@ class WorkIndex:
             for key in keys:
                 self.by_key.setdefault(key, publication)
 
-    def find(self, record):
+    def find(self, record: Record) -> Publication | None:
         for key in record_keys(record):
             if key in self.by_key:
                 return self.by_key[key]
@@ -125,7 +128,7 @@ _YEAR = re.compile(r"(?:\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
 _ACRONYM = re.compile(r"\(([A-Za-z][\w/&+-]*)(?:\s*['’]?\s*\d{2,4})?\)")
 
 
-def venue_form(text):
+def venue_form(text: str) -> str:
     """A venue name reduced to what identifies it: "Proceedings of the 18th USENIX Symposium
     on … (OSDI '24)" and "USENIX Symposium on …" compare equal; so do "SOSP '24" and "sosp"."""
     text = _ACRONYM.sub(" ", text or "")
@@ -134,7 +137,7 @@ def venue_form(text):
     return " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split())
 
 
-def _acronyms(text):
+def _acronyms(text: str) -> list[str]:
     return [m[1] for m in _ACRONYM.finditer(text or "")]
 
 
@@ -143,9 +146,11 @@ class VenueIndex:
     names (short name, full name, aliases). A record naming none of them gets a new, unsaved
     venue, shared by every record of the import that names it, for the preview to flag."""
 
-    def __init__(self):
-        self.by_issn, self.by_dblp, self.by_form = {}, {}, {}
-        self.new = {}
+    def __init__(self) -> None:
+        self.by_issn: dict[str, Venue] = {}
+        self.by_dblp: dict[str, Venue] = {}
+        self.by_form: dict[str, Venue] = {}
+        self.new: dict[str, Venue] = {}
         for venue in Venue.objects.all():
             for issn in venue.issns():
                 self.by_issn.setdefault(issn.upper(), venue)
@@ -154,7 +159,7 @@ class VenueIndex:
             for name in venue.names():
                 self.by_form.setdefault(venue_form(name), venue)
 
-    def find(self, record):
+    def find(self, record: Record) -> Venue | None:
         """The venue `record` appeared in, existing or new (unsaved); None if it names none."""
         if not (record.venue_name or record.venue_short):
             return None
@@ -172,7 +177,7 @@ class VenueIndex:
                 return self.new[form]
         return self._new_venue(record)
 
-    def _new_venue(self, record):
+    def _new_venue(self, record: Record) -> Venue:
         acronym = next(iter(_acronyms(record.venue_name)), "")
         short = record.venue_short or acronym or record.venue_name
         name = _ACRONYM.sub("", record.venue_name).strip() if acronym else record.venue_name

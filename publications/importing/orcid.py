@@ -1,8 +1,11 @@
 """Reading a member's public ORCID works: those with a DOI are completed from Crossref."""
 
+from collections.abc import Callable, Iterator
+
 from core.partial_dates import PartialDate
-from people.models import split_name
+from people.models import Person, split_name
 from publications.importing.crossref import fetch_doi
+from publications.importing.http import JsonClient
 from publications.importing.records import (
     AuthorRecord,
     Fields,
@@ -29,7 +32,7 @@ ORCID_KINDS = {
 }
 
 
-def orcid_works(person, client):
+def orcid_works(person: Person, client: JsonClient) -> Iterator[tuple[str | None, Record | None]]:
     """The person's ORCID work summaries (one request), each as (work, record) where `work`
     is a DOI to fetch from Crossref or None; ImportProblem if the list cannot be read."""
     if not person.orcid:
@@ -46,7 +49,7 @@ def orcid_works(person, client):
                 yield None, record
             continue
         summary = Fields(summaries[0], record)
-        ids = {}
+        ids: dict[str, str] = {}
         for entry in summary.obj("external-ids").get("external-id") or []:
             entry = Fields(entry, record, "external id: ")
             ids.setdefault(entry.text("external-id-type").lower(), entry.text("external-id-value"))
@@ -57,19 +60,24 @@ def orcid_works(person, client):
         yield None, record
 
 
-def read_orcid_works(person, client, progress=None):
+def read_orcid_works(
+    person: Person, client: JsonClient, progress: Callable[[int, int], None] | None = None
+) -> list[Record]:
     """Records for a person's public ORCID works, completing those with a DOI from Crossref
     (one request each); `progress(done, total)` is called as they come in."""
     works = list(orcid_works(person, client))
-    records = []
+    records: list[Record] = []
     for done, (doi, record) in enumerate(works, start=1):
-        records.append(fetch_doi(doi, client) if doi else record)
+        if doi:
+            records.append(fetch_doi(doi, client))
+        elif record is not None:
+            records.append(record)
         if progress:
             progress(done, len(works))
     return records
 
 
-def _fill(record, summary, ids, person):
+def _fill(record: Record, summary: Fields, ids: dict[str, str], person: Person) -> None:
     """A work without a DOI: what ORCID says, with the person between unlisted authors."""
     title = Fields(summary.obj("title"), record).obj("title")
     record.title = Fields(title, record, "title: ").text("value")

@@ -6,16 +6,19 @@ copy, so the changes a preview lists are exactly what is written.
 """
 
 import copy
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import Model, QuerySet
 
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
 from people.models import normalize_name
 from publications.importing.matching import PeopleIndex, VenueIndex, WorkIndex, record_keys
-from publications.importing.records import Record
-from publications.models import Authorship, Publication
+from publications.importing.records import AuthorRecord, Record
+from publications.models import Authorship, Publication, Venue
 
 NEW, UPDATE, UNCHANGED, ERROR = "new", "update", "unchanged", "error"
 ACTIONS = (NEW, UPDATE, UNCHANGED, ERROR)
@@ -61,26 +64,37 @@ class Plan:
     kept: list = field(default_factory=list)  # fields where an admin's value is kept
     authorships: list = field(default_factory=list)  # a new work's author rows (unsaved)
 
+    def written(self) -> Publication:
+        """The publication applying this plan writes: NEW and UPDATE plans have one."""
+        if self.candidate is None:
+            raise ValueError(f"{self.record.label}: an {self.action} plan writes nothing")
+        return self.candidate
+
     @property
-    def problems(self):
+    def problems(self) -> list[str]:
         return self.record.problems
 
     @property
-    def matched(self):
+    def matched(self) -> list[AuthorRecord]:
         return [a for a in self.record.authors if a.person]
 
     @property
-    def ambiguous(self):
+    def ambiguous(self) -> list[AuthorRecord]:
         return [a for a in self.record.authors if a.is_ambiguous]
 
     @property
-    def new_venue(self):
+    def new_venue(self) -> Venue | None:
         """The venue applying creates (none of the lab's matched), for the preview to flag."""
         venue = self.candidate.venue if self.candidate and self.candidate.venue_id is None else None
         return venue if venue is not None and venue.pk is None else None
 
 
-def plan(records, progress=None, editable=None, take_source=False):
+def plan(
+    records: list[Record],
+    progress: Callable[[int, int], None] | None = None,
+    editable: QuerySet[Publication] | None = None,
+    take_source: bool | set[int] = False,
+) -> list[Plan]:
     """Match every record against the lab and say what applying it would do. No writes.
 
     Every value is checked against the model's rules (types, lengths, constraints) here, so
@@ -96,7 +110,7 @@ def plan(records, progress=None, editable=None, take_source=False):
     venues = VenueIndex()
     allowed = None if editable is None else set(editable.values_list("pk", flat=True))
     plans = []
-    seen = {}
+    seen: dict[tuple[object, ...], str] = {}
     for number, record in enumerate(records, start=1):
         if progress:
             progress(number, len(records))
@@ -118,13 +132,15 @@ def plan(records, progress=None, editable=None, take_source=False):
             )
             plans.append(Plan(record, ERROR, existing))
             continue
-        take = take_source is True or (bool(take_source) and number - 1 in take_source)
+        take = take_source is True or (isinstance(take_source, set) and number - 1 in take_source)
         item = _plan_one(existing, record, venues, take)
         plans.append(item)
     return plans
 
 
-def _plan_one(existing, record, venues, take_source):
+def _plan_one(
+    existing: Publication | None, record: Record, venues: VenueIndex, take_source: bool
+) -> Plan:
     publication = copy.copy(existing) if existing is not None else Publication()
     changes, kept = merge(publication, record, take_source=take_source)
     if publication.venue_id is None and publication.venue is None:
@@ -159,7 +175,7 @@ def _plan_one(existing, record, venues, take_source):
     return Plan(record, UPDATE if changes else UNCHANGED, existing, changes, publication, kept)
 
 
-def source_values(record):
+def source_values(record: Record) -> dict[str, Any]:
     """The record's value for every field in FIELD_RULES (and the citation group)."""
     values = {
         name: getattr(record, name) for name in FIELD_RULES if name not in ("pdf_url", "bibtex_key")
@@ -172,7 +188,9 @@ def source_values(record):
     return values
 
 
-def merge(publication, record, *, take_source=False):
+def merge(
+    publication: Publication, record: Record, *, take_source: bool = False
+) -> tuple[list[str], list[str]]:
     """Merge the record into `publication` by FIELD_RULES. Returns (changed, kept): the
     fields whose value changed, and those whose differing source value was not taken
     because an admin edited them. Remembers what it took in `publication.imported_values`,
@@ -210,7 +228,7 @@ def merge(publication, record, *, take_source=False):
     return changed, kept
 
 
-def _comparable(value):
+def _comparable(value: object) -> object:
     if isinstance(value, PartialDate):
         return value.isoformat()
     if hasattr(value, "isoformat"):
@@ -218,12 +236,12 @@ def _comparable(value):
     return value
 
 
-def _coarser(incoming, stored):
+def _coarser(incoming: object, stored: object) -> bool:
     """ "2026" is a coarser telling of "2026-08": it must not replace it."""
-    return bool(stored) and bool(incoming) and stored.startswith(f"{incoming}-")
+    return isinstance(stored, str) and bool(incoming) and stored.startswith(f"{incoming}-")
 
 
-def _valid_key(key):
+def _valid_key(key: str) -> bool:
     try:
         Publication._meta.get_field("bibtex_key").run_validators(key)
     except ValidationError:
@@ -231,7 +249,12 @@ def _valid_key(key):
     return bool(key) and len(key) <= 100
 
 
-def _invalid(instance, prefix="", exclude=(), check=None):
+def _invalid(
+    instance: Model,
+    prefix: str = "",
+    exclude: Sequence[str] = (),
+    check: Callable[[], None] | None = None,
+) -> list[str]:
     """What the model's own rules (`clean_fields()`, then `check`, by default `clean()`) say
     is wrong with `instance`, as problem sentences."""
     try:
@@ -248,14 +271,16 @@ def _invalid(instance, prefix="", exclude=(), check=None):
     return []
 
 
-def _field_label(instance, name):
+def _field_label(instance: Model, name: str) -> str:
     try:
-        return str(instance._meta.get_field(name).verbose_name)
+        return str(getattr(instance._meta.get_field(name), "verbose_name", name))
     except Exception:
         return name
 
 
-def merge_authors(rows, authors):
+def merge_authors(
+    rows: Iterable[Authorship], authors: list[AuthorRecord]
+) -> tuple[list[tuple[Authorship, AuthorRecord]], list[Authorship]]:
     """The stored author `rows` brought in line with the source's `authors`, without
     writing: ([(row, author)] in the source's order, [rows to delete]). A row is a stored
     row updated in memory (it keeps the person link and role flags an admin set, and its
@@ -280,7 +305,7 @@ def merge_authors(rows, authors):
     return merged, existing
 
 
-def _rows(rows):
+def _rows(rows: Iterable[Authorship]) -> list[tuple[object, ...]]:
     return [
         (
             r.position,
@@ -295,7 +320,9 @@ def _rows(rows):
     ]
 
 
-def _matching_authorship(existing, author, position):
+def _matching_authorship(
+    existing: list[Authorship], author: AuthorRecord, position: int
+) -> Authorship | None:
     if author.is_unlisted:
         return next((a for a in existing if a.is_unlisted and a.position == position), None)
     if author.orcid:
@@ -309,7 +336,7 @@ def _matching_authorship(existing, author, position):
     return next((a for a in same_name if a.position == position), None)
 
 
-def authorship(publication, position, author):
+def authorship(publication: Publication | None, position: int, author: AuthorRecord) -> Authorship:
     row = Authorship(
         position=position,
         given_name=author.given,

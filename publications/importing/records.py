@@ -4,6 +4,7 @@ the readers share (typed access to JSON, white space, page ranges, identifiers).
 import datetime
 import re
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from django.core.exceptions import ValidationError
 
@@ -33,11 +34,11 @@ class AuthorRecord:
     STORED = ("given", "family", "orcid", "affiliation", "is_unlisted")
 
     @property
-    def display(self):
+    def display(self) -> str:
         return "…" if self.is_unlisted else f"{self.given} {self.family}".strip()
 
     @property
-    def is_ambiguous(self):
+    def is_ambiguous(self) -> bool:
         return bool(self.candidates)
 
 
@@ -67,7 +68,7 @@ class Record:
     authors: list = field(default_factory=list)
     problems: list = field(default_factory=list)
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         """A plain dict that survives between the preview and the confirmation."""
         data = {k: v for k, v in vars(self).items() if k not in ("authors", "date")}
         data["date"] = self.date.isoformat() if self.date else None
@@ -77,7 +78,7 @@ class Record:
         return data
 
     @classmethod
-    def from_json(cls, data):
+    def from_json(cls, data: dict[str, Any]) -> "Record":
         known = {f.name for f in fields(cls)}
         data = {k: v for k, v in data.items() if k in known}
         data["date"] = PartialDate.parse(data["date"]) if data.get("date") else None
@@ -94,17 +95,17 @@ class Fields:
     """One object of a JSON source read with its types checked: a value of the wrong type
     becomes a problem of the record and reads as empty, never an exception."""
 
-    def __init__(self, data, record, where=""):
+    def __init__(self, data: object, record: "Record", where: str = "") -> None:
         self.data = data if isinstance(data, dict) else {}
         self.record = record
         self.where = where
 
-    def _wrong(self, key, expected):
+    def _wrong(self, key: str, expected: str) -> None:
         problem = f"{self.where}“{key}” is not {expected}"
         if problem not in self.record.problems:
             self.record.problems.append(problem)
 
-    def text(self, key, *, first=False):
+    def text(self, key: str, *, first: bool = False) -> str:
         """A string (or number) value; with `first`, also the first item of a list of them."""
         value = self.data.get(key)
         if first and isinstance(value, list):
@@ -116,7 +117,7 @@ class Fields:
             return ""
         return squash(str(value))
 
-    def items(self, key):
+    def items(self, key: str) -> list[Any]:
         value = self.data.get(key)
         if value is None:
             return []
@@ -125,7 +126,7 @@ class Fields:
             return []
         return value
 
-    def obj(self, key):
+    def obj(self, key: str) -> dict[str, Any]:
         value = self.data.get(key)
         if value is None:
             return {}
@@ -134,7 +135,7 @@ class Fields:
             return {}
         return value
 
-    def whole_number(self, key):
+    def whole_number(self, key: str) -> int | None:
         value = self.data.get(key)
         if value is None:
             return None
@@ -144,7 +145,7 @@ class Fields:
         return value
 
 
-def check(record):
+def check(record: Record) -> None:
     """The problems every source shares: a work needs a title and a named author."""
     if not record.title:
         record.problems.append("it has no title")
@@ -157,40 +158,40 @@ _ISSN = re.compile(r"^\d{4}-\d{3}[\dXx]$")
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 
 
-def squash(text):
+def squash(text: object) -> str:
     """One line of text: runs of white space folded to one space, control characters (NUL,
     which PostgreSQL cannot store, among them) removed."""
     return " ".join(_CONTROL.sub("", str(text or "")).split())
 
 
-def page_range(text):
+def page_range(text: str) -> str:
     return format_pages(text)
 
 
-def valid_issns(values):
+def valid_issns(values: list[Any]) -> list[str]:
     return [v.upper() for v in values if isinstance(v, str) and _ISSN.match(v)]
 
 
-def clean_doi(value):
+def clean_doi(value: str) -> str:
     try:
         return normalize_doi(value)
     except ValidationError:
         return ""
 
 
-def arxiv_id_of_doi(doi):
+def arxiv_id_of_doi(doi: str) -> str:
     """ "2407.00079" for arXiv's own DOI 10.48550/arXiv.2407.00079, else ""."""
     match = _ARXIV_DOI.match(doi or "")
     return match[1] if match else ""
 
 
-def clean_orcid(value):
+def clean_orcid(value: str) -> str:
     try:
         return normalize_orcid(value) if value else ""
     except ValidationError:
         return ""
 
 
-def shorten(text, length):
+def shorten(text: str, length: int) -> str:
     """`text` cut at a word boundary to at most `length` characters."""
     return text if len(text) <= length else text[:length].rsplit(" ", 1)[0][:length]
