@@ -18,25 +18,17 @@ Beside them: `batches` runs network fetches for the admin in the background, and
 `citations` refreshes citation counts from OpenAlex.
 """
 
-from publications.importing.applying import Summary, apply
-from publications.importing.bibtex import MAX_LATEX_CHARS, LatexDecoder, latex_to_text, read_bibtex
-from publications.importing.crossref import (
-    CROSSREF_WORKS,
-    crossref_record,
-    fetch_doi,
-    jats_to_text,
-    read_crossref_json,
-)
+from publications.importing.applying import apply
+from publications.importing.bibtex import read_bibtex
+from publications.importing.crossref import CROSSREF_WORKS, fetch_doi, read_crossref_json
 from publications.importing.http import HttpClient
 from publications.importing.orcid import ORCID_WORKS, read_orcid_works
 from publications.importing.planning import (
     ACTIONS,
     ERROR,
-    FIELD_RULES,
     NEW,
     UNCHANGED,
     UPDATE,
-    Plan,
     plan,
 )
 from publications.importing.records import MAX_FILE_BYTES, AuthorRecord, ImportProblem, Record
@@ -45,9 +37,7 @@ __all__ = [
     "ACTIONS",
     "CROSSREF_WORKS",
     "ERROR",
-    "FIELD_RULES",
     "MAX_FILE_BYTES",
-    "MAX_LATEX_CHARS",
     "NEW",
     "ORCID_WORKS",
     "UNCHANGED",
@@ -55,15 +45,9 @@ __all__ = [
     "AuthorRecord",
     "HttpClient",
     "ImportProblem",
-    "LatexDecoder",
-    "Plan",
     "Record",
-    "Summary",
     "apply",
-    "crossref_record",
     "fetch_doi",
-    "jats_to_text",
-    "latex_to_text",
     "plan",
     "read_bibtex",
     "read_crossref_json",

@@ -87,11 +87,6 @@ class LatexDecoder:
         return text
 
 
-def latex_to_text(value: str) -> str:
-    """One value decoded, outside an import (no shared budget)."""
-    return LatexDecoder().decode(value)
-
-
 def read_bibtex(text: str, label: str = "BibTeX file") -> list[Record]:
     """Records from a BibTeX file; LaTeX decoded to Unicode, names split into given/family."""
     parser_log = logging.getLogger("bibtexparser")
