@@ -8,13 +8,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def django_on_scratch_database():
+def django_on_scratch_database(debug=True):
+    """Set up Django on a new scratch database. `debug=False` runs as production does
+    (no query log, no debug cursors), for timings of work that never renders a page."""
     sys.path.insert(0, str(ROOT))
     scratch = Path(tempfile.mkdtemp(prefix="labsite-bench-"))
     os.environ.update(
         DJANGO_SETTINGS_MODULE="labsite.settings",
         LABSITE_ENV_FILE=os.devnull,
-        DEBUG="on",
+        DEBUG="on" if debug else "off",
+        SECRET_KEY="bench-only-" + "x" * 50,
         ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
         DATABASE_URL=os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{scratch / 'bench.sqlite3'}"),
         MEDIA_ROOT=str(scratch / "media"),

@@ -14,6 +14,7 @@ from publications.importing.planning import (
     UNCHANGED,
     UPDATE,
     Plan,
+    authorship,
     merge_authors,
 )
 from publications.models import Authorship, Publication, title_key
@@ -66,11 +67,11 @@ def _create_all(plans: list[Plan], user: Any) -> None:
         taken.add(publication.slug)
     publications = [item.written() for item in plans]
     insert_with_history(Publication, publications, ("slug",), user)
-    authorships = []
-    for item in plans:
-        for row, author in zip(item.authorships, item.record.authors, strict=True):
-            row.publication, row.person = item.written(), author.person  # as the admin chose
-            authorships.append(row)
+    authorships = [  # each with the person the admin chose in the preview
+        authorship(item.written(), position, author)
+        for item in plans
+        for position, author in enumerate(item.record.authors, 1)
+    ]
     insert_with_history(Authorship, authorships, ("publication_id", "position"), user)
 
 

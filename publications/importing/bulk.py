@@ -9,10 +9,11 @@ checks that a row written here equals one written there.
 """
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils import timezone
 from simple_history.utils import get_history_manager_for_model
 
@@ -31,43 +32,44 @@ _PLAIN = {
     "SmallIntegerField",
     "TextField",
 }
-_PLAIN_VALUES = (str, int, bool, type(None))
+_PLAIN_TYPES = {str, int, bool, type(None)}
 
 
 def insert_rows(model: type[Model], objs: Sequence[Model], batch_size: int = 2000) -> None:
     """INSERT `objs` (unsaved instances of `model`, with no id set) in batches."""
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    rows = []
     for obj in objs:
         # As bulk_create does: a related object saved after assignment lends its id.
         obj._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]
-        rows.append([field.pre_save(obj, True) for field in fields])
-    _execute(model, fields, rows, batch_size)
+    columns = []
+    for field in fields:
+        if type(field).pre_save is Field.pre_save:  # the attribute as it is
+            columns.append(list(map(attrgetter(field.attname), objs)))
+        else:  # auto_now, files and the like
+            columns.append([field.pre_save(obj, True) for obj in objs])
+    _execute(model, fields, columns, batch_size)
 
 
 def _execute(
-    model: type[Model], fields: list[Any], rows: list[list[Any]], batch_size: int = 2000
+    model: type[Model], fields: list[Any], columns: list[list[Any]], batch_size: int = 2000
 ) -> None:
-    """executemany of `rows` (lists of Python values in `fields` order), each value prepared
-    by its field unless the driver takes it as it is."""
-    plain = [f.get_internal_type() in _PLAIN for f in fields]
-    # (column, value) → prepared value: one history time for every record
-    prepared: dict[tuple[int, Any], Any] = {}
-    for row in rows:
-        for i, (field, is_plain) in enumerate(zip(fields, plain, strict=True)):
-            value = row[i]
-            if is_plain and isinstance(value, _PLAIN_VALUES):
-                continue
-            try:
-                row[i] = prepared[i, value]
-            except (KeyError, TypeError):  # not seen yet, or not hashable (JSON)
-                row[i] = field.get_db_prep_save(value, connection)
-                if getattr(value, "__hash__", None):
-                    prepared[i, value] = row[i]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    """executemany of the rows whose values `columns` hold (one list of Python values per
+    field, in `fields` order), each value prepared by its field unless the driver takes it
+    as it is."""
+    for i, field in enumerate(fields):
+        column = columns[i]
+        if field.get_internal_type() in _PLAIN and set(map(type, column)) <= _PLAIN_TYPES:
+            continue
+        try:  # each distinct value once: one history time for every record
+            prepared = {value: field.get_db_prep_save(value, connection) for value in set(column)}
+            columns[i] = list(map(prepared.__getitem__, column))
+        except TypeError:  # not hashable (JSON)
+            columns[i] = [field.get_db_prep_save(value, connection) for value in column]
+    rows = list(zip(*columns, strict=True))
+    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     table = connection.ops.quote_name(model._meta.db_table)
-    sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+    sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
     with connection.cursor() as cursor:
         for start in range(0, len(rows), batch_size):
             cursor.executemany(sql, rows[start : start + batch_size])
@@ -105,8 +107,10 @@ def _insert_history(model: type[Model], objs: Sequence[Model], user: Any) -> Non
         "history_change_reason": None,
         "history_type": "+",
     }
-    rows = [
-        [getattr(obj, f.attname) if f.attname in tracked else extra[f.attname] for f in fields]
-        for obj in objs
+    columns = [
+        list(map(attrgetter(f.attname), objs))
+        if f.attname in tracked
+        else [extra[f.attname]] * len(objs)
+        for f in fields
     ]
-    _execute(history, fields, rows)
+    _execute(history, fields, columns)

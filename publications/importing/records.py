@@ -145,12 +145,21 @@ class Fields:
         return value
 
 
+# The longest author lists in print (high-energy physics) hold about 5,000 names.
+MAX_AUTHORS = 10_000
+
+
 def check(record: Record) -> None:
-    """The problems every source shares: a work needs a title and a named author."""
+    """The problems every source shares: a work needs a title and a named author, and an
+    author list a page can hold."""
     if not record.title:
         record.problems.append("it has no title")
     if not any(not a.is_unlisted for a in record.authors):
         record.problems.append("it lists no authors")
+    if len(record.authors) > MAX_AUTHORS:
+        record.problems.append(
+            f"it lists {len(record.authors):,} authors; labsite keeps at most {MAX_AUTHORS:,}"
+        )
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -161,7 +170,9 @@ _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 def squash(text: object) -> str:
     """One line of text: runs of white space folded to one space, control characters (NUL,
     which PostgreSQL cannot store, among them) removed."""
-    return " ".join(_CONTROL.sub("", str(text or "")).split())
+    if not text:
+        return ""
+    return " ".join(_CONTROL.sub("", str(text)).split())
 
 
 def page_range(text: str) -> str:

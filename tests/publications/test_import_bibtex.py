@@ -1,9 +1,12 @@
 """Importing BibTeX: decoding, names in both orders, months, pages, and bad entries."""
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from publications import importing
-from publications.importing import ImportProblem
+from publications.importing import ImportProblem, bibtex
+from publications.importing.bibtex import LatexDecoder
 from publications.importing.files import read_file_text
 from publications.models import Publication
 
@@ -126,3 +129,27 @@ def test_file_over_the_size_cap_is_refused_before_parsing():
 def test_non_utf8_file_is_refused():
     with pytest.raises(ImportProblem, match="not UTF-8"):
         read_file_text("latin1.bib", "@article{a, title={Ærø}}".encode("latin-1"))
+
+
+def test_bare_percent_and_ampersand_are_the_characters_in_any_value():
+    records = importing.read_bibtex(
+        r"@article{k, title={50% Faster Joins for R&D: A {\"U}ber-Study}, author={A, B},"
+        r" journal={J & K}, year={2024}}"
+    )
+
+    assert records[0].title == "50% Faster Joins for R&D: A Über-Study"
+    assert records[0].venue_name == "J & K"
+
+
+# What the fast reading takes: text, braces, escaped symbols, and single characters that
+# begin LaTeX ligatures ("--", "''", "!`") when doubled.
+_LATEX_ALPHABET = [*"ab -'`!?{}&%#_\n\"^", *(f"\\{c}" for c in "&%$#_{}")]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_LATEX_ALPHABET), max_size=14).map("".join))
+def test_values_read_without_pylatexenc_read_exactly_as_pylatexenc_reads_them(value):
+    """The fast reading of braces and escaped symbols is the library's reading."""
+    assume(not bibtex._NEEDS_PYLATEXENC.search(value))
+
+    assert LatexDecoder().decode(value) == bibtex.pylatexenc_text(value)
