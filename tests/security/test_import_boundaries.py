@@ -116,3 +116,11 @@ def test_latex_that_cannot_be_decoded_is_a_problem_of_its_entry():
     )
 
     assert records[0].problems == ["the LaTeX in its title cannot be read", "it has no title"]
+
+
+def test_an_author_list_longer_than_a_page_can_hold_is_a_problem_of_its_entry():
+    authors = " and ".join(f"Author{n}, A" for n in range(10_001))
+    records = importing.read_bibtex(f"@article{{x, title={{T}}, author={{{authors}}}}}")
+
+    assert records[0].problems == ["it lists 10,001 authors; labsite keeps at most 10,000"]
+    assert importing.plan(records)[0].action == importing.ERROR
