@@ -30,6 +30,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("robots.txt", views.robots_txt, name="robots"),
+    path("health/", views.health, name="health"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
 ]
 

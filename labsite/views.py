@@ -1,8 +1,13 @@
-"""Site-wide pages: the home page, lab news, robots.txt."""
+"""Site-wide pages: the home page, lab news, robots.txt, and the health check."""
+
+import uuid
 
 from django.contrib.syndication.views import Feed
-from django.http import HttpResponse
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpResponse, JsonResponse
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.generic import ListView, TemplateView
 
@@ -82,3 +87,28 @@ def robots_txt(request):
         f"Sitemap: {request.build_absolute_uri(reverse('sitemap'))}",
     ]
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain")
+
+
+@require_GET
+@never_cache
+def health(request):
+    """For load balancers and monitors: 200 when the database and the cache answer, else
+    503, with what failed. It reads nothing a visitor could not see."""
+    checks = {}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        checks["database"] = "ok"
+    except Exception as error:  # any failure is the answer, not a 500
+        checks["database"] = f"error: {type(error).__name__}"
+    try:
+        key = f"labsite:health:{uuid.uuid4().hex}"
+        cache.set(key, "ok", 10)
+        checks["cache"] = "ok" if cache.get(key) == "ok" else "error: value not kept"
+        cache.delete(key)
+    except Exception as error:
+        checks["cache"] = f"error: {type(error).__name__}"
+    healthy = all(value == "ok" for value in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
+    )

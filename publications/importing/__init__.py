@@ -11,7 +11,7 @@ written, one module each:
    existing publication by DOI, arXiv id, else title and year; the venue by ISSN, DBLP key,
    then names and aliases) and merged, by `FIELD_RULES`, into the publication it would
    leave, which the model's own rules then check. No writes.
-3. *apply* (`applying`, with `bulk`): the planned publications are saved as planned, in one
+3. *apply* (`applying`, with `core.bulk`): the planned publications are saved as planned, in one
    transaction.
 
 Beside them: `batches` runs network fetches for the admin in the background, and

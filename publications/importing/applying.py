@@ -6,8 +6,8 @@ from typing import Any
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
+from core.bulk import insert_with_history
 from core.slugs import unique_slug
-from publications.importing.bulk import insert_with_history
 from publications.importing.planning import (
     ERROR,
     NEW,

@@ -4,7 +4,7 @@ would: the same rows, the same history records."""
 import pytest
 from simple_history.utils import bulk_create_with_history
 
-from publications.importing.bulk import insert_with_history
+from core.bulk import insert_with_history
 from publications.models import Authorship, Publication
 from tests import factories
 

@@ -35,15 +35,20 @@ _PLAIN = {
 _PLAIN_TYPES = {str, int, bool, type(None)}
 
 
-def insert_rows(model: type[Model], objs: Sequence[Model], batch_size: int = 2000) -> None:
-    """INSERT `objs` (unsaved instances of `model`, with no id set) in batches."""
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    for obj in objs:
-        # As bulk_create does: a related object saved after assignment lends its id.
-        obj._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]
+def insert_rows(
+    model: type[Model], objs: Sequence[Model], batch_size: int = 2000, *, raw: bool = False
+) -> None:
+    """INSERT `objs` (unsaved instances of `model`, with no id set) in batches. `raw` rows
+    are written exactly as they are, ids and timestamps included (a restore): the caller
+    then resets the table's id sequence."""
+    fields = [f for f in model._meta.concrete_fields if raw or not f.primary_key]
+    if not raw:
+        for obj in objs:
+            # As bulk_create does: a related object saved after assignment lends its id.
+            obj._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]
     columns = []
     for field in fields:
-        if type(field).pre_save is Field.pre_save:  # the attribute as it is
+        if raw or type(field).pre_save is Field.pre_save:  # the attribute as it is
             columns.append(list(map(attrgetter(field.attname), objs)))
         else:  # auto_now, files and the like
             columns.append([field.pre_save(obj, True) for obj in objs])

@@ -1,0 +1,36 @@
+"""manage.py import_lab ARCHIVE: restore a lab written by `export_lab`."""
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from labsite.archive import ArchiveError, Progress, import_lab
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore an archive written by `export_lab` into an empty database (run `migrate` "
+        "first). An archive from an older labsite is migrated forward. Nothing is written "
+        "when the archive is damaged or the database already holds content."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("archive", help="an archive written by export_lab")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="delete the content this database holds and restore the archive's instead",
+        )
+
+    def handle(self, *args, archive, replace, verbosity, **options):
+        say = self.stdout.write if verbosity > 1 else (lambda message: None)
+        start = time.monotonic()
+        try:
+            manifest = import_lab(archive, replace=replace, progress=Progress(say))
+        except (ArchiveError, OSError) as error:
+            raise CommandError(f"{error} Nothing was restored.") from None
+        rows = sum(entry["rows"] for entry in manifest["models"])
+        self.stdout.write(
+            f"Restored {rows:,} rows and {len(manifest['media']):,} files from {archive} "
+            f"(written {manifest['created']}) in {time.monotonic() - start:.1f} s."
+        )

@@ -1,0 +1,231 @@
+"""The public site as a folder of files any plain web server (or GitHub Pages, or a
+university web space) serves: what `export_static` writes.
+
+Every page is rendered by the site itself, as a visitor's request would, and the folder is
+the closure of its links: the crawl starts at the home page, the sitemap, robots.txt and the
+feeds, and follows every link and image to the site's own pages, exports, static files and
+uploads. So the files are the live pages, except where a static copy must differ:
+
+- a link with a query (a profile's "?kind=journal" tab, "?page=2") leads to a file of its
+  own: `/people/teng-ma/?kind=journal` is written as `/people/teng-ma/_/kind=journal/`;
+- a feed (an address ending in "/" that is not HTML) is written as `feed.xml` beside it;
+- the filter forms, which need a server, give way to a line saying so (`static_export` in
+  the templates' context);
+- with `--base-url https://example.org/lab/`, absolute addresses name that host and every
+  link is under "/lab/" (the pages are rendered with that script prefix, as Django would
+  serve them there).
+
+A file whose bytes have not changed is not rewritten, and a file of an earlier export that
+no page links to any more is removed, so re-running after an edit touches what changed.
+"""
+
+import html
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from urllib.parse import parse_qsl, quote, unquote, urljoin, urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.files.storage import default_storage
+from django.core.management import call_command
+from django.test import Client, override_settings
+from django.urls import get_script_prefix, set_script_prefix
+
+from labsite.context_processors import STATIC_EXPORT_KEY
+
+MARKER = ".labsite-static"  # marks a folder as an export this command may prune
+QUERY_DIR = "_"
+START = ["/", "/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/"]
+_LINK = re.compile(r'\b(href|src)="([^"]*)"')
+_LOC = re.compile(r"<loc>([^<]+)</loc>")
+_FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/xml", "text/xml")
+
+
+class StaticExportError(Exception):
+    pass
+
+
+@dataclass
+class Result:
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    broken: list[str] = field(default_factory=list)  # "page → link" that led nowhere
+
+    @property
+    def files(self) -> int:
+        return len(self.written) + len(self.unchanged)
+
+
+def file_path(path: str, query: str = "", content_type: str = "text/html") -> str:
+    """The file (relative to the folder) that serves the site path `path` with `query`."""
+    if query:
+        pairs = "/".join(f"{k}={v}" for k, v in parse_qsl(query, keep_blank_values=True))
+        directory, _, name = path.rpartition("/")
+        path = f"{directory}/{QUERY_DIR}/{pairs}/{name}"
+    if path.endswith("/"):
+        if content_type.startswith(_FEED_TYPES):
+            return path.strip("/") + ".xml" if path != "/" else "index.xml"
+        return f"{path}index.html".lstrip("/")
+    return path.lstrip("/")
+
+
+def static_link(path: str, query: str, prefix: str, content_type: str = "text/html") -> str:
+    """The address, under `prefix`, of the file `file_path` gives."""
+    name = file_path(path, query, content_type)
+    if name.endswith("index.html"):
+        name = name[: -len("index.html")]
+    return prefix + "/" + quote(name, safe="/=-_.~")
+
+
+class _Site:
+    """The live site, rendered in this process for the address `base_url`."""
+
+    def __init__(self, base_url: str) -> None:
+        parts = urlsplit(base_url or "http://localhost/")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise StaticExportError(f"--base-url must be an http(s) address, not “{base_url}”.")
+        self.host = parts.netloc
+        self.prefix = parts.path.rstrip("/")
+        self.client = Client(HTTP_HOST=self.host)
+        self.secure = parts.scheme == "https"
+
+    def get(self, path: str, query: str = ""):
+        return self.client.get(
+            path,
+            query_params=dict(parse_qsl(query, keep_blank_values=True)),
+            secure=self.secure,
+            SCRIPT_NAME=self.prefix,
+            **{STATIC_EXPORT_KEY: True},
+        )
+
+
+def export_static(target: Path, base_url: str = "", say=lambda message: None) -> Result:
+    """Write the public site into `target`; see the module's docstring."""
+    target = Path(target)
+    if target.exists() and any(target.iterdir()) and not (target / MARKER).exists():
+        raise StaticExportError(
+            f"{target} holds files of something else; export into an empty or new folder."
+        )
+    target.mkdir(parents=True, exist_ok=True)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    site = _Site(base_url)
+    media_url = settings.MEDIA_URL
+    overrides = {
+        "ALLOWED_HOSTS": [site.host.split(":")[0]],
+        "SECURE_SSL_REDIRECT": False,
+        # A site-relative MEDIA_URL follows the script prefix, as STATIC_URL does.
+        **({"MEDIA_URL": media_url.lstrip("/")} if media_url.startswith("/") else {}),
+    }
+    previous_prefix = get_script_prefix()
+    result = Result()
+    try:
+        with override_settings(**overrides):
+            _crawl(site, target, result, say)
+    finally:
+        set_script_prefix(previous_prefix)
+    kept = {*result.written, *result.unchanged, MARKER}
+    for path in sorted(target.rglob("*"), reverse=True):
+        name = path.relative_to(target).as_posix()
+        if path.is_file() and name not in kept:
+            path.unlink()
+            result.removed.append(name)
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    (target / MARKER).write_text("Written by labsite's export_static; re-run it to update.\n")
+    return result
+
+
+def _crawl(site: _Site, target: Path, result: Result, say) -> None:
+    static_prefix = f"{site.prefix}/{settings.STATIC_URL.strip('/')}/"
+    media_prefix = f"{site.prefix}/{settings.MEDIA_URL.strip('/')}/"
+    queue = deque((path, "", "start") for path in START)
+    seen = {(path, "") for path in START}
+    while queue:
+        path, query, source = queue.popleft()
+        full = site.prefix + path
+        if full.startswith(static_prefix):
+            data = _read(staticfiles_storage, unquote(full[len(static_prefix) :]))
+            name, content_type = full.lstrip("/")[len(site.prefix.lstrip("/")) :], ""
+        elif full.startswith(media_prefix):
+            data = _read(default_storage, unquote(full[len(media_prefix) :]))
+            name, content_type = full.lstrip("/")[len(site.prefix.lstrip("/")) :], ""
+        else:
+            response = site.get(path, query)
+            if response.status_code != 200:
+                result.broken.append(f"{source} → {path}{'?' + query if query else ''}")
+                continue
+            data = b"".join(response) if response.streaming else response.content
+            content_type = response.get("Content-Type", "")
+            name = file_path(path, query, content_type)
+            links: list[str] = []
+            if content_type.startswith("text/html"):
+                data, links = _rewrite(data.decode(), site, path, query)
+                data = data.encode()
+            elif path == "/sitemap.xml":
+                links = _LOC.findall(data.decode())
+            for link in links:
+                parts = urlsplit(link)
+                if parts.netloc and parts.netloc != site.host:
+                    continue
+                if not parts.path.startswith(site.prefix + "/"):
+                    continue
+                local = parts.path[len(site.prefix) :]
+                if local.startswith(("/admin/", "/accounts/")):
+                    continue
+                key = (local, parts.query)
+                if key not in seen:
+                    seen.add(key)
+                    queue.append((local, parts.query, path))
+        if data is None:
+            result.broken.append(f"{source} → {path}")
+            continue
+        name = name.lstrip("/")
+        _write(target, name, data, result)
+    say(f"{result.files:,} files, {len(result.written):,} of them written")
+
+
+def _read(storage, name: str) -> bytes | None:
+    try:
+        with storage.open(name, "rb") as file:
+            return bytes(file.read())
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+
+
+def _write(target: Path, name: str, data: bytes, result: Result) -> None:
+    path = target / PurePosixPath(name)
+    if path.resolve().is_relative_to(target.resolve()) is False:
+        raise StaticExportError(f"The address {name} would be written outside {target}.")
+    if path.is_file() and path.read_bytes() == data:
+        result.unchanged.append(name)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    result.written.append(name)
+
+
+def _rewrite(page: str, site: _Site, path: str, query: str) -> tuple[str, list[str]]:
+    """The page with each link to a page of the site with a query (and each link to a
+    feed) pointed at its file, and every link the page holds, resolved."""
+    here = f"https://{site.host}{site.prefix}{path}{'?' + query if query else ''}"
+    links = []
+
+    def replace(match: re.Match) -> str:
+        attribute, value = match[1], html.unescape(match[2])
+        resolved = urljoin(here, value)
+        links.append(resolved)
+        parts = urlsplit(resolved)
+        local = parts.netloc == site.host and parts.path.startswith(site.prefix + "/")
+        if not local or not (parts.query or parts.path.endswith("/feed/")):
+            return match[0]
+        target_path = parts.path[len(site.prefix) :]
+        content_type = _FEED_TYPES[0] if target_path.endswith("/feed/") else "text/html"
+        address = static_link(target_path, parts.query, site.prefix, content_type)
+        if parts.fragment:
+            address += "#" + parts.fragment
+        return f'{attribute}="{html.escape(address)}"'
+
+    return _LINK.sub(replace, page), links
