@@ -193,7 +193,7 @@ def read_archive(source: io.BufferedIOBase | str) -> Archive:
                     )
                 contents[member] = data
     except (zipfile.BadZipFile, EOFError, OSError) as error:
-        raise ArchiveError(f"This is not a readable archive ({error}); is it truncated?") from None
+        raise ArchiveError(f"This archive is damaged or truncated ({error}).") from None
     except KeyError as error:
         raise ArchiveError(f"The archive lacks {error}, which its manifest lists.") from None
     rows = {}
@@ -270,10 +270,10 @@ def import_lab(
     if older:
         # Restore at the archive's own schema, then migrate forward like any upgrade.
         say("the archive is from an older schema: migrating to it first")
-        for app, name in older.items():
-            call_command("migrate", app, name, verbosity=0)
+        targets = list(theirs.items())
+        executor.migrate(targets, plan=executor.migration_plan(targets))
         executor = MigrationExecutor(connection)
-        state_apps = executor.loader.project_state(list(theirs.items())).apps
+        state_apps = executor.loader.project_state(targets).apps
     try:
         with transaction.atomic():
             _delete_content(accounts=manifest["accounts"] and replace)
@@ -302,15 +302,20 @@ def _delete_content(*, accounts: bool) -> None:
 
 
 class _Deserializer(python_serializer.Deserializer):
-    """Django's deserializer reading into the models of a given schema (an older archive's)."""
+    """Django's deserializer reading labsite's rows into the models of a given schema (an
+    older archive's). Accounts and groups are Django's own, read as they are now."""
 
     state_apps: Any = global_apps
 
     def _get_model_from_node(self, model_identifier):  # type: ignore[override]
         try:
-            return self.state_apps.get_model(model_identifier)
+            return _model(self.state_apps, model_identifier)
         except (LookupError, TypeError):
             raise DeserializationError(f"Invalid model identifier: {model_identifier}") from None
+
+
+def _model(state_apps: Any, label: str) -> type[models.Model]:
+    return (state_apps if label.split(".")[0] in CONTENT_APPS else global_apps).get_model(label)
 
 
 def _deserialize(rows: list[dict[str, Any]], state_apps: Any) -> Iterator[Any]:
@@ -324,7 +329,7 @@ def _write_rows(archive: Archive, state_apps: Any, say: Callable[[str], None]) -
     for entry in archive.manifest["models"]:
         label = entry["model"]
         try:
-            model = state_apps.get_model(label)
+            model = _model(state_apps, label)
             objects = list(_deserialize(archive.rows[label], state_apps))
         except (LookupError, DeserializationError, ValueError, TypeError) as error:
             raise ArchiveError(f"The rows of {label} cannot be restored: {error}") from None

@@ -1,5 +1,6 @@
 """Site-wide pages: the home page, lab news, robots.txt, and the health check."""
 
+import datetime
 import uuid
 
 from django.contrib.syndication.views import Feed
@@ -7,6 +8,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.urls import reverse
+from django.utils.html import strip_tags
+from django.utils.text import Truncator
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.generic import ListView, TemplateView
@@ -64,14 +67,20 @@ class NewsFeed(Feed):
         return NewsItem.objects.published().select_related("person")[:30]
 
     def item_title(self, item):
+        """The news itself, as plain text ("Teng Ma: Paper accepted at OSDI 2026")."""
         who = f"{item.person.name}: " if item.person else ""
-        return f"{who}{item.date}"
+        return who + Truncator(strip_tags(render_inline_markdown(item.text))).words(16)
 
     def item_description(self, item):
         return render_inline_markdown(item.text)
 
     def item_link(self, item):
-        return item.person.get_absolute_url() if item.person else reverse("news")
+        return f"{reverse('news')}#news-{item.pk}"
+
+    def item_pubdate(self, item):
+        """The first day the news's own date covers ("Oct 2025": 1 October), at midnight."""
+        day = item.date.first_day()
+        return datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.UTC)
 
     def item_guid(self, item):
         return f"{reverse('news')}#news-{item.pk}"

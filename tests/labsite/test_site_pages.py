@@ -1,5 +1,6 @@
 import io
 
+import feedparser
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
@@ -78,15 +79,25 @@ def test_lab_settings_refuse_unknown_role_codes(admin_client):
 
 def test_news_feed_lists_published_news_with_links_rendered(client):
     person = factories.PersonFactory(name="Feng Ren", slug="feng-ren")
-    factories.NewsItemFactory(
+    mooncake = factories.NewsItemFactory(
         person=person, date="2025-02", text="Mooncake won [Best Paper](https://fast.org)."
     )
     factories.NewsItemFactory(person=person, text="Draft", is_published=False)
 
-    xml = client.get("/news/feed/").content.decode()
+    factories.NewsItemFactory(person=None, date="2026-06", text="The lab moves to a new building.")
 
-    assert "<title>Feng Ren: Feb 2025</title>" in xml
-    assert 'Mooncake won &lt;a href="https://fast.org" rel="nofollow noopener"&gt;Best Paper' in xml
+    xml = client.get("/news/feed/").content.decode()
+    feed = feedparser.parse(xml)
+
+    assert [entry.title for entry in feed.entries] == [
+        "The lab moves to a new building.",
+        "Feng Ren: Mooncake won Best Paper.",
+    ]
+    assert [entry.published_parsed[:3] for entry in feed.entries] == [(2026, 6, 1), (2025, 2, 1)]
+    assert feed.entries[1].link.endswith(f"/news/#news-{mooncake.pk}")
+    assert 'Mooncake won <a href="https://fast.org" rel="nofollow noopener">Best Paper' in (
+        feed.entries[1].description
+    )
     assert "Draft" not in xml
 
 

@@ -1,0 +1,272 @@
+"""`export_lab` and `import_lab`: a lab survives the trip through one archive file, and a bad
+archive changes nothing."""
+
+import hashlib
+import io
+import json
+import re
+import zipfile
+
+import pytest
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
+from PIL import Image
+
+from core.history import deleted_records, restore
+from labsite import archive
+from people.models import Person, forget_loaded_settings
+from publications.exports import FORMATS
+from publications.models import Publication
+from talks.models import Speaker
+from tests.admin_forms import form_data
+
+NOT_ARCHIVED = [
+    "contenttypes",
+    "auth.permission",
+    "sessions",
+    "axes",
+    "publications.importbatch",
+]
+
+
+def _dump():
+    out = io.StringIO()
+    call_command(
+        "dumpdata",
+        natural_foreign=True,
+        natural_primary=True,
+        exclude=NOT_ARCHIVED,
+        indent=1,
+        stdout=out,
+    )
+    return json.loads(out.getvalue())
+
+
+def _public_pages():
+    """Every page the sitemap lists, the feeds, robots.txt and every export, as visitors
+    receive them."""
+    client = Client()
+    sitemap = client.get("/sitemap.xml").content.decode()
+    paths = [re.sub(r"^https?://[^/]+", "", loc) for loc in re.findall(r"<loc>([^<]+)", sitemap)]
+    paths += ["/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/"]
+    paths += [f"/publications/export.{fmt}" for fmt in FORMATS]
+    for person in Person.objects.order_by("slug"):
+        paths += [f"/people/{person.slug}/publications.{fmt}" for fmt in FORMATS]
+    for paper in Publication.objects.public().order_by("slug"):
+        paths += [f"/publications/{paper.slug}/export.{fmt}" for fmt in FORMATS]
+    pages = {}
+    for path in paths:
+        forget_loaded_settings()
+        response = client.get(path)
+        assert response.status_code == 200, path
+        pages[path] = b"".join(response) if response.streaming else response.content
+    return pages
+
+
+def _png():
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 80), "teal").save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def _edited_demo_lab(admin_client):
+    """The demo lab, then what a lab admin does to it: a photo uploaded, a title edited,
+    a paper deleted and brought back from its history."""
+    person = Person.objects.get(slug="teng-ma")
+    url = f"/admin/people/person/{person.pk}/change/"
+    data = form_data(
+        admin_client.get(url),
+        photo=SimpleUploadedFile("me.png", _png()),
+        title="Associate Professor",
+    )
+    assert admin_client.post(url, data).status_code == 302
+    paper = Publication.objects.order_by("pk").first()
+    paper.delete()
+    restore(deleted_records(Publication).first())
+    person.refresh_from_db()
+    assert person.photo and default_storage.exists(person.photo.name)
+    return person
+
+
+def _empty_the_database():
+    """As a new server's database and storage are: no rows, no uploads."""
+    models = archive.archived_models(accounts=True, history=True)
+    files = set().union(*(archive._file_names(model) for model in models))
+    archive._delete_content(accounts=True)
+    for name in files:
+        default_storage.delete(name)
+
+
+@pytest.mark.django_db
+def test_a_lab_comes_back_from_its_archive_row_for_row_and_page_for_page(demo, admin_client):
+    person = _edited_demo_lab(admin_client)
+    photo_name, photo = person.photo.name, person.photo.read()
+    rows, pages = _dump(), _public_pages()
+    written = io.BytesIO()
+    archive.export_lab(written)
+    _empty_the_database()
+    assert not Publication.objects.exists() and not default_storage.exists(photo_name)
+
+    archive.import_lab(io.BytesIO(written.getvalue()))
+
+    assert _dump() == rows
+    restored = _public_pages()
+    assert restored.keys() == pages.keys()
+    assert [path for path in pages if restored[path] != pages[path]] == []
+    with default_storage.open(photo_name, "rb") as file:
+        assert file.read() == photo
+    assert len(pages) > 200
+
+
+@pytest.mark.django_db
+def test_the_commands_write_and_restore_a_file_and_say_what_they_did(demo, tmp_path):
+    path = tmp_path / "lab.zip"
+    out = io.StringIO()
+
+    call_command("export_lab", str(path), stdout=out)
+    assert f"Wrote {path}:" in out.getvalue() and "rows of" in out.getvalue()
+    papers = Publication.objects.count()
+    _empty_the_database()
+    out = io.StringIO()
+    call_command("import_lab", str(path), "-v", "2", stdout=out)
+
+    assert "publications.publication: 53 rows" in out.getvalue()
+    assert "Restored" in out.getvalue()
+    assert Publication.objects.count() == papers
+
+
+@pytest.mark.django_db
+def test_an_archive_without_accounts_keeps_content_and_drops_owners(demo, admin_client):
+    _edited_demo_lab(admin_client)
+    written = io.BytesIO()
+    archive.export_lab(written, accounts=False, history=False)
+    _empty_the_database()
+
+    archive.import_lab(io.BytesIO(written.getvalue()))
+
+    assert Publication.objects.count() == 53
+    assert not Person.objects.exclude(user=None).exists()
+    assert not Publication.history.exists()
+
+
+def _rewritten(data, change, fit_checksums=True):
+    """The archive `data` with `change(manifest, members)` applied, and its checksums made
+    to fit (else left as they were)."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    manifest = json.loads(source.read("manifest.json"))
+    members = {name: source.read(name) for name in source.namelist() if name != "manifest.json"}
+    change(manifest, members)
+    if fit_checksums:
+        manifest["sha256"] = {name: hashlib.sha256(members[name]).hexdigest() for name in members}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for name, content in members.items():
+            target.writestr(name, content)
+        target.writestr("manifest.json", json.dumps(manifest))
+    return out.getvalue()
+
+
+def _bump_version(manifest, members):
+    manifest["version"] = archive.VERSION + 1
+
+
+def _newer_schema(manifest, members):
+    manifest["migrations"]["publications"] = "0099_from_the_future"
+
+
+def _row_breaking_a_rule(manifest, members):
+    rows = json.loads(members["data/publications.authorship.json"])
+    rows[0]["fields"]["publication"] = 999_999  # a paper the archive does not hold
+    members["data/publications.authorship.json"] = json.dumps(rows).encode()
+
+
+def _damaged(data):
+    """One byte of the publications' rows changed inside the ZIP (its CRC and checksum no
+    longer match)."""
+    start = data.index(b"data/publications.publication.json")
+    position = start + 400
+    return data[:position] + bytes([data[position] ^ 0xFF]) + data[position + 1 :]
+
+
+BAD_ARCHIVES = {
+    "truncated": (lambda data: data[: len(data) // 2], "damaged or truncated"),
+    "damaged": (_damaged, "damaged or truncated (Bad CRC-32"),
+    "not an archive": (lambda data: b"PK\x03\x04" + b"\0" * 200, "damaged or truncated"),
+    "altered": (
+        lambda data: _rewritten(data, _row_breaking_a_rule, fit_checksums=False),
+        "data/publications.authorship.json in the archive is damaged (its checksum differs)",
+    ),
+    "a newer format": (lambda data: _rewritten(data, _bump_version), "format version 2"),
+    "a newer schema": (
+        lambda data: _rewritten(data, _newer_schema),
+        "written by a newer labsite (its schema has publications.0099_from_the_future)",
+    ),
+    "rows that do not fit": (
+        lambda data: _rewritten(data, _row_breaking_a_rule),
+        "do not fit together",
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("fault", BAD_ARCHIVES)
+def test_a_bad_archive_is_refused_with_its_fault_and_nothing_is_written(demo, fault, tmp_path):
+    written = io.BytesIO()
+    archive.export_lab(written)
+    _empty_the_database()
+    damage, message = BAD_ARCHIVES[fault]
+    path = tmp_path / "lab.zip"
+    path.write_bytes(damage(written.getvalue()))
+
+    with pytest.raises(CommandError, match=re.escape(message)) as refused:
+        call_command("import_lab", str(path))
+
+    assert str(refused.value).endswith("Nothing was restored.")
+    assert not Publication.objects.exists() and not Person.objects.exists()
+    assert not Publication.history.exists()
+
+
+@pytest.mark.django_db
+def test_a_database_with_content_is_kept_unless_replace_is_asked_for(demo):
+    written = io.BytesIO()
+    archive.export_lab(written)
+    Publication.objects.filter(pk=Publication.objects.order_by("pk").first().pk).delete()
+    papers = Publication.objects.count()
+
+    with pytest.raises(archive.ArchiveError, match="This database is not empty"):
+        archive.import_lab(io.BytesIO(written.getvalue()))
+    assert Publication.objects.count() == papers
+
+    archive.import_lab(io.BytesIO(written.getvalue()), replace=True)
+    assert Publication.objects.count() == papers + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_archive_from_an_older_schema_is_restored_and_migrated_forward(demo):
+    written = io.BytesIO()
+    archive.export_lab(written)
+    linked = Speaker.objects.exclude(person=None).count()
+    assert linked
+
+    def as_written_before_printed_names(manifest, members):
+        # Before talks 0004, a speaker linked to a member kept no printed name of their own.
+        manifest["migrations"]["talks"] = "0003_web_links_only"
+        rows = json.loads(members["data/talks.speaker.json"])
+        for row in rows:
+            if row["fields"]["person"] is not None:
+                row["fields"]["name"] = ""
+        members["data/talks.speaker.json"] = json.dumps(rows).encode()
+
+    older = _rewritten(written.getvalue(), as_written_before_printed_names)
+    _empty_the_database()
+
+    archive.import_lab(io.BytesIO(older))
+
+    assert Speaker.objects.exclude(person=None).count() == linked
+    assert not Speaker.objects.exclude(person=None).filter(name="").exists()
+    executor = MigrationExecutor(connection)
+    assert not executor.migration_plan(executor.loader.graph.leaf_nodes())
