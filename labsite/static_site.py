@@ -116,12 +116,16 @@ def export_static(target: Path, base_url: str = "", say=lambda message: None) ->
     overrides = {
         "ALLOWED_HOSTS": [site.host.split(":")[0]],
         "SECURE_SSL_REDIRECT": False,
-        # A site-relative MEDIA_URL follows the script prefix, as STATIC_URL does.
+        # Site-relative STATIC_URL and MEDIA_URL follow the script prefix (set again, so
+        # that Django adds the prefix it caches on first use).
+        "STATIC_URL": settings.STATIC_URL.removeprefix(get_script_prefix()),
         **({"MEDIA_URL": media_url.lstrip("/")} if media_url.startswith("/") else {}),
     }
     previous_prefix = get_script_prefix()
     result = Result()
     try:
+        # Django's test client, unlike a WSGI server, does not set the prefix reverse() uses.
+        set_script_prefix(site.prefix + "/")
         with override_settings(**overrides):
             _crawl(site, target, result, say)
     finally:
@@ -139,8 +143,7 @@ def export_static(target: Path, base_url: str = "", say=lambda message: None) ->
 
 
 def _crawl(site: _Site, target: Path, result: Result, say) -> None:
-    static_prefix = f"{site.prefix}/{settings.STATIC_URL.strip('/')}/"
-    media_prefix = f"{site.prefix}/{settings.MEDIA_URL.strip('/')}/"
+    static_prefix, media_prefix = settings.STATIC_URL, settings.MEDIA_URL  # prefixed
     queue = deque((path, "", "start") for path in START)
     seen = {(path, "") for path in START}
     while queue:

@@ -3,6 +3,7 @@ member (badges, highlighting), filtered by kind and by the member's role, with t
 the filters show, the figures computed from them, and the patents listed apart."""
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from people.models import LabSettings, Person
 from publications import figures
@@ -59,3 +60,8 @@ class ProfilePapers:
 
     def __bool__(self):
         return bool(self.figures.total)
+
+    @property
+    def query(self):
+        """The filters as a query string ("kind=journal"), for exports of what is shown."""
+        return urlencode([(k, v) for k, v in (("kind", self.kind), ("role", self.role)) if v])

@@ -18,6 +18,7 @@ from publications import roles
 from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
 from publications.exports import FORMATS, to_bibtex
 from publications.models import Publication, Venue
+from publications.profile import ProfilePapers
 
 
 class PublicationFilter(forms.Form):
@@ -202,9 +203,13 @@ def export_one(request, slug, fmt):
 
 
 def export_person(request, slug, fmt):
-    """Everything a member authored, as BibTeX, RIS or CSL-JSON."""
+    """What a member's profile lists, as BibTeX, RIS or CSL-JSON: everything they authored,
+    or with the profile's filters (?kind=journal, ?role=co-first) the papers it then shows."""
     person = get_object_or_404(Person.objects.published(), slug=slug)
     publications = Publication.objects.public().for_person(person).for_listing()
+    if request.GET.get("kind") or request.GET.get("role"):
+        shown = ProfilePapers.build(person, publications, request.GET).entries
+        publications = [publication for publication, _ in shown]
     return _export_response(publications, fmt, slug)
 
 

@@ -3,6 +3,7 @@ import io
 import feedparser
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
 from PIL import Image
 
 from people.models import LabSettings
@@ -138,3 +139,28 @@ def test_lab_logo_refuses_svg(admin_client):
 
     assert "SVG files are not accepted" in response.content.decode()
     assert not LabSettings.load().logo
+
+
+def test_health_says_ok_when_database_and_cache_answer_and_503_when_not(client, monkeypatch):
+    response = client.get("/health/")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert "no-cache" in response["Cache-Control"]
+
+    def down(*args, **kwargs):
+        raise ConnectionError("cache server is down")
+
+    monkeypatch.setattr("labsite.views.cache.set", down)
+    response = client.get("/health/")
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "error",
+        "database": "ok",
+        "cache": "error: ConnectionError",
+    }
+
+
+@override_settings(SECURE_SSL_REDIRECT=True)
+def test_health_answers_plain_http_for_load_balancers(client):
+    assert client.get("/health/").status_code == 200
+    assert client.get("/people/").status_code == 301

@@ -129,3 +129,20 @@ def test_exports_list_everyone_even_where_pages_shorten(client):
 
 def test_unknown_export_format_is_404(client, papers):
     assert client.get("/publications/export.docx").status_code == 404
+
+
+def test_a_filtered_profile_exports_exactly_the_papers_it_shows(client, demo):
+    page = client.get("/people/teng-ma/?kind=journal").content.decode()
+    shown = page.count('class="pub"')
+    link = '/people/teng-ma/publications.bib?kind=journal"'
+
+    exported = bibtexparser.parse_string(
+        client.get("/people/teng-ma/publications.bib?kind=journal").content.decode()
+    )
+    everything = bibtexparser.parse_string(
+        client.get("/people/teng-ma/publications.bib").content.decode()
+    )
+
+    assert link in page
+    assert 0 < len(exported.entries) == shown < len(everything.entries)
+    assert {entry.entry_type for entry in exported.entries} == {"article"}

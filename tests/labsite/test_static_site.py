@@ -1,0 +1,183 @@
+"""`export_static`: the folder, served by a plain web server, is the site."""
+
+import html
+import io
+import re
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlencode, urljoin, urlsplit
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from labsite.static_site import export_static
+from people.models import Person, forget_loaded_settings
+from publications.models import Publication
+
+pytestmark = pytest.mark.django_db
+
+LINK = re.compile(r'\b(?:href|src)="([^"]*)"')
+FILTER = re.compile(
+    r'<form class="filter-form".*?</form>|<p class="filter-form[^"]*">.*?</p>', re.S
+)
+
+
+def served(folder, path):
+    """The file a plain web server sends for `path` (a directory: its index.html), or None."""
+    name = unquote(path).lstrip("/")
+    file = folder / name
+    if path.endswith("/"):
+        file = file / "index.html"
+    return file if file.is_file() else None
+
+
+def crawl(folder, start="/"):
+    """Every address reached from the home page by following links within the folder, and
+    every link that leads to no file: ({address: file}, [missing])."""
+    found, missing, queue = {}, [], [start]
+    while queue:
+        address = queue.pop()
+        if address in found:
+            continue
+        file = served(folder, address)
+        if file is None:
+            missing.append(address)
+            continue
+        found[address] = file
+        if file.suffix == ".html":
+            text = file.read_text()
+            for value in LINK.findall(text):
+                parts = urlsplit(urljoin(f"http://lab{address}", html.unescape(value)))
+                if parts.netloc != "lab":
+                    continue
+                assert not parts.query, f"{address} links to {value}, which needs a server"
+                queue.append(parts.path)
+    return found, missing
+
+
+def live_address(address):
+    """The live page a static address stands for: "/x/_/kind=journal/" → "/x/?kind=journal"."""
+    path, _, pairs = address.partition("/_/")
+    if not pairs:
+        return address.replace("/feed.xml", "/feed/")
+    *pairs, name = pairs.split("/")
+    return f"{path}/{name}?{urlencode([tuple(pair.split('=', 1)) for pair in pairs])}"
+
+
+def canonical(page, address):
+    """The page with its filter form taken out and every link resolved to the live
+    address it stands for."""
+
+    def resolve(match):
+        target = urljoin(f"http://lab{address}", html.unescape(match[1]))
+        parts = urlsplit(target)
+        live = live_address(parts.path) if parts.netloc == "lab" else target
+        query = "?" + urlencode(parse_qsl(parts.query)) if parts.query else ""
+        return f'="{live}{query}#{parts.fragment}"'
+
+    return LINK.sub(lambda m: m[0].split("=")[0] + resolve(m), FILTER.sub("", page))
+
+
+def test_the_exported_folder_is_the_whole_site_with_no_missing_file(demo, tmp_path):
+    result = export_static(tmp_path)
+
+    found, missing = crawl(tmp_path)
+
+    assert missing == [] and result.broken == []
+    assert (tmp_path / "sitemap.xml").is_file() and (tmp_path / "robots.txt").is_file()
+    pages = [a for a in found if a.endswith("/")]
+    assert len(pages) > 100
+    for expected in [
+        "/people/teng-ma/",
+        "/people/teng-ma/_/kind=journal/",
+        "/publications/_/page=2/",
+        "/talks/",
+        "/awards/",
+        "/news/feed.xml",
+        "/people/teng-ma/publications.bib",
+        "/people/teng-ma/_/kind=journal/publications.bib",
+        "/static/labsite/site.css",
+    ]:
+        assert expected in found, expected
+
+
+def test_each_exported_page_is_the_live_page(demo, tmp_path):
+    export_static(tmp_path, "http://testserver/")  # where the test client's live site is
+    found, _ = crawl(tmp_path)
+    client = Client()
+
+    compared = 0
+    for address, file in found.items():
+        forget_loaded_settings()
+        url = live_address(address)
+        live = client.get(url)
+        assert live.status_code == 200, address
+        body = b"".join(live) if live.streaming else live.content
+        if file.suffix != ".html":
+            assert file.read_bytes() == body, address
+            continue
+        static, live = canonical(file.read_text(), address), canonical(body.decode(), url)
+        assert static == live, address
+        compared += 1
+    assert compared > 100
+
+
+def test_filter_forms_give_way_to_a_note_and_plain_filter_links_work(demo, tmp_path):
+    export_static(tmp_path)
+
+    talks = (tmp_path / "talks" / "index.html").read_text()
+    journal_tab = (tmp_path / "people/teng-ma/_/kind=journal/index.html").read_text()
+
+    assert "<form" not in talks
+    assert "This copy of the site lists everything; filtering needs the live site." in talks
+    assert 'href="/people/teng-ma/_/kind=journal/#publications"' in journal_tab
+    assert journal_tab.count('class="pub"') < (
+        (tmp_path / "people/teng-ma/index.html").read_text().count('class="pub"')
+    )
+
+
+def test_a_rerun_rewrites_only_what_an_edit_changed_and_drops_what_is_gone(demo, tmp_path):
+    first = export_static(tmp_path)
+    assert export_static(tmp_path).written == []
+
+    Person.objects.filter(slug="feng-ren").update(title="Professor of Systems")
+    gone = Publication.objects.get(slug="us-patent-10613992")
+    gone.delete()
+    again = export_static(tmp_path)
+
+    assert "people/feng-ren/index.html" in again.written
+    assert "publications/us-patent-10613992/index.html" in again.removed
+    assert not (tmp_path / "publications/us-patent-10613992").exists()
+    assert 0 < len(again.written) < first.files / 4
+
+
+def test_a_base_url_with_a_path_puts_every_link_and_address_under_it(demo, tmp_path):
+    out = io.StringIO()
+    folder = tmp_path / "lab"  # served as https://example.org/lab/
+    call_command("export_static", str(folder), "--base-url", "https://example.org/lab/", stdout=out)
+
+    found, missing = crawl(tmp_path, start="/lab/")
+    home = (folder / "index.html").read_text()
+    sitemap = (folder / "sitemap.xml").read_text()
+
+    assert "files (" in out.getvalue()
+    assert missing == [] and len(found) > 100
+    assert 'href="/lab/people/"' in home and 'href="/people/"' not in home
+    assert 'href="/lab/static/labsite/site.css"' in home
+    assert "<loc>https://example.org/lab/people/teng-ma/</loc>" in sitemap
+
+
+def test_a_folder_holding_other_files_is_not_overwritten(demo, tmp_path):
+    (tmp_path / "thesis.tex").write_text("mine")
+
+    with pytest.raises(CommandError, match="holds files of something else"):
+        call_command("export_static", str(tmp_path))
+
+    assert (tmp_path / "thesis.tex").read_text() == "mine"
+
+
+def test_served_folder_helper_refuses_links_that_need_a_server(tmp_path):
+    (tmp_path / "index.html").write_text('<a href="/?year=2024">2024</a>')
+
+    with pytest.raises(AssertionError, match="needs a server"):
+        crawl(Path(tmp_path))
