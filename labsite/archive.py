@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -192,7 +193,7 @@ def read_archive(source: io.BufferedIOBase | str) -> Archive:
                         f"{member} in the archive is damaged (its checksum differs)."
                     )
                 contents[member] = data
-    except (zipfile.BadZipFile, EOFError, OSError) as error:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
         raise ArchiveError(f"This archive is damaged or truncated ({error}).") from None
     except KeyError as error:
         raise ArchiveError(f"The archive lacks {error}, which its manifest lists.") from None

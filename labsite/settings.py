@@ -141,6 +141,30 @@ STORAGES = {
     },
 }
 
+# Uploaded media on S3-compatible object storage (the `prod` extra installs django-storages):
+# set the bucket, and the endpoint for anything but AWS (MinIO, Ceph, R2). Credentials come
+# from the usual AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. Files are public-read by URL
+# (photos on pages); PDFs are still linked and served through the site.
+S3_BUCKET = env.str("S3_BUCKET", default="")
+if S3_BUCKET:
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": S3_BUCKET,
+            "endpoint_url": env.str("S3_ENDPOINT_URL", default="") or None,
+            "region_name": env.str("S3_REGION", default="") or None,
+            "custom_domain": env.str("S3_CUSTOM_DOMAIN", default="") or None,
+            "querystring_auth": False,
+            "file_overwrite": False,
+            "default_acl": None,
+        },
+    }
+    if not MEDIA_URL.startswith(("http://", "https://")):
+        # The address images are loaded from, for the Content-Security-Policy below.
+        _domain = env.str("S3_CUSTOM_DOMAIN", default="")
+        _endpoint = env.str("S3_ENDPOINT_URL", default="https://s3.amazonaws.com").rstrip("/")
+        MEDIA_URL = f"https://{_domain}/" if _domain else f"{_endpoint}/{S3_BUCKET}/"
+
 # Form fields other than files: a bound on what a POST may hold in memory. Uploaded files
 # are capped by their own fields (photos 10 MB, PDFs 30 MB, imports 5 MB).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024

@@ -194,7 +194,7 @@ def _damaged(data):
 
 BAD_ARCHIVES = {
     "truncated": (lambda data: data[: len(data) // 2], "damaged or truncated"),
-    "damaged": (_damaged, "damaged or truncated (Bad CRC-32"),
+    "damaged": (_damaged, "This archive is damaged or truncated"),
     "not an archive": (lambda data: b"PK\x03\x04" + b"\0" * 200, "damaged or truncated"),
     "altered": (
         lambda data: _rewritten(data, _row_breaking_a_rule, fit_checksums=False),

@@ -59,3 +59,24 @@ def test_check_deploy_is_clean_with_production_settings():
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_an_s3_bucket_in_the_environment_stores_media_there_and_lets_pages_show_it():
+    show = (
+        "from django.conf import settings; from django.core.files.storage import default_storage;"
+        "print(type(default_storage._setup() or default_storage._wrapped).__name__);"
+        "print(default_storage.url('people/photos/a.jpg')); print(settings.CONTENT_SECURITY_POLICY)"
+    )
+    result = _run(
+        "-c",
+        show,
+        SECRET_KEY="k" * 50,
+        S3_BUCKET="lab-media",
+        S3_ENDPOINT_URL="https://s3.example.org",
+    )
+
+    assert result.returncode == 0, result.stderr
+    backend, url, policy = result.stdout.splitlines()
+    assert backend == "S3Storage"
+    assert url == "https://s3.example.org/lab-media/people/photos/a.jpg"
+    assert "https://s3.example.org/lab-media/" in policy

@@ -1,0 +1,116 @@
+"""Media on S3-compatible object storage (django-storages), against moto's local S3 server."""
+
+import http.client
+import io
+import json
+from urllib.parse import urlsplit
+
+import boto3
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
+from moto.server import ThreadedMotoServer
+from PIL import Image
+
+from labsite import archive
+from people.models import Person
+from tests import factories
+from tests.admin_forms import form_data
+
+pytestmark = pytest.mark.django_db
+BUCKET = "lab-media"
+PUBLIC_READ = {
+    "Version": "2012-10-17",
+    "Statement": [
+        {
+            "Effect": "Allow",
+            "Principal": "*",
+            "Action": "s3:GetObject",
+            "Resource": f"arn:aws:s3:::{BUCKET}/*",
+        }
+    ],
+}
+
+
+@pytest.fixture
+def s3(monkeypatch):
+    """A local S3 server with an empty bucket, and the site's media stored there (the
+    settings `S3_BUCKET` and `S3_ENDPOINT_URL` make)."""
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    endpoint = f"http://{host}:{port}"
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    client = boto3.client("s3", endpoint_url=endpoint)
+    client.create_bucket(Bucket=BUCKET)
+    # Photos are read by visitors' browsers: the bucket is public-read, as README says.
+    client.put_bucket_policy(Bucket=BUCKET, Policy=json.dumps(PUBLIC_READ))
+    storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": BUCKET,
+            "endpoint_url": endpoint,
+            "querystring_auth": False,
+            "file_overwrite": False,
+            "default_acl": None,
+        },
+    }
+    with override_settings(
+        STORAGES={
+            "default": storage,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+    ):
+        yield endpoint
+    server.stop()
+
+
+def _fetch(url):
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.netloc, timeout=10)
+    connection.request("GET", parts.path)
+    response = connection.getresponse()
+    return response.status, response.getheader("Content-Type"), response.read()
+
+
+def test_an_uploaded_photo_is_stored_in_the_bucket_and_served_from_its_url(s3, admin_client):
+    person = factories.PersonFactory(slug="teng-ma", name="Teng Ma")
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 400), "teal").save(buffer, "PNG")
+    url = f"/admin/people/person/{person.pk}/change/"
+    data = form_data(admin_client.get(url), photo=SimpleUploadedFile("me.png", buffer.getvalue()))
+
+    assert admin_client.post(url, data).status_code == 302
+
+    person.refresh_from_db()
+    stored = boto3.client("s3", endpoint_url=s3).list_objects_v2(Bucket=BUCKET)["Contents"]
+    assert person.photo.name in {item["Key"] for item in stored}
+    assert person.photo.url.startswith(f"{s3}/{BUCKET}/people/photos/")
+    status, content_type, body = _fetch(person.photo.url)
+    assert (status, content_type) == (200, "image/jpeg")
+    with person.photo.open("rb") as stored_photo:
+        assert body == stored_photo.read()
+    assert Image.open(io.BytesIO(body)).format == "JPEG"
+    assert person.photo.url in admin_client.get("/people/teng-ma/").content.decode()
+
+
+def test_an_archive_takes_its_files_from_the_bucket_and_puts_them_back(s3, demo):
+    person = Person.objects.get(slug="teng-ma")
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 64), "navy").save(buffer, "PNG")
+    person.photo = SimpleUploadedFile("me.png", buffer.getvalue())
+    person.save()
+    name, body = person.photo.name, _fetch(person.photo.url)[2]
+    written = io.BytesIO()
+    archive.export_lab(written)
+    archive._delete_content(accounts=True)
+    person.photo.storage.delete(name)
+
+    archive.import_lab(io.BytesIO(written.getvalue()))
+
+    assert _fetch(Person.objects.get(slug="teng-ma").photo.url) == (200, "image/jpeg", body)
