@@ -64,8 +64,8 @@ def main():
     django_on_scratch_database(debug=False)
     os.environ.setdefault("ALLOWED_HOSTS", "lab.example.org")
     from django.core.management import call_command
-
     from import_bibtex import generate
+
     from publications import importing
 
     call_command("load_demo", stdout=io.StringIO())

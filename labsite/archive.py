@@ -230,11 +230,20 @@ def _manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
 
 def content_present(*, accounts: bool) -> list[str]:
     """What the database already holds that restoring an archive would collide with."""
-    return [
-        f"{model._default_manager.count():,} {model._meta.verbose_name_plural}"
-        for model in [*([User] if accounts else []), *_content_models()]
+    candidates: list[type[models.Model]] = [*([User] if accounts else []), *_content_models()]
+    held = [
+        model
+        for model in candidates
         if model._meta.label_lower not in SINGLETONS and model._default_manager.exists()
     ]
+    named = [  # by what an admin knows: the records, not their history
+        f"{model._default_manager.count():,} {model._meta.verbose_name_plural}"
+        for model in held
+        if not issubclass(model, HistoricalChanges)
+    ]
+    if held and not named:
+        named = ["edit history"]
+    return named
 
 
 def _content_models() -> list[type[models.Model]]:
@@ -296,7 +305,7 @@ def _delete_content(*, accounts: bool) -> None:
     """Delete the content an archive restores (with `accounts`, the accounts too): all of it
     after --replace, else only the settings row a new site makes for itself."""
     for model in reversed(_content_models()):
-        model._default_manager.all()._raw_delete(connection.alias)  # type: ignore[attr-defined]
+        model._default_manager.all()._raw_delete(connection.alias)
     if accounts:
         LogEntry.objects.all().delete()
         User.objects.all().delete()
@@ -308,7 +317,7 @@ class _Deserializer(python_serializer.Deserializer):
 
     state_apps: Any = global_apps
 
-    def _get_model_from_node(self, model_identifier):  # type: ignore[override]
+    def _get_model_from_node(self, model_identifier: str) -> type[models.Model]:
         try:
             return _model(self.state_apps, model_identifier)
         except (LookupError, TypeError):
