@@ -12,13 +12,23 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import Group
 from django.db.models import Q
+from django.utils.functional import lazy
 
 from core.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
+from people.models import LabSettings
 
 User = get_user_model()
 
-admin.site.site_header = "labsite administration"
-admin.site.site_title = "labsite admin"
+
+def _lab_name():
+    return LabSettings.load().name
+
+
+# The lab's own name at the top of every admin page and in its titles, read per request
+# (a lazy string is evaluated each time it is printed).
+admin.site.site_header = lazy(_lab_name, str)()
+admin.site.site_title = lazy(lambda: f"{_lab_name()} admin", str)()
+admin.site.index_title = "Edit the lab’s site"
 
 MEMBER_ACCOUNT_FIELDSETS = (
     (None, {"fields": ("username", "password")}),

@@ -139,7 +139,10 @@ class Person(models.Model):
     )
     photo_thumb = models.ImageField(upload_to="people/photos/", blank=True, editable=False)
     display_order = models.PositiveSmallIntegerField(
-        default=0, help_text="Lower numbers come first within a role on the team page."
+        null=True,
+        blank=True,
+        help_text="Lower numbers come first within a role on the team page. Left empty, a "
+        "new person goes after the members of their role.",
     )
     is_published = models.BooleanField(
         "published",
@@ -173,6 +176,10 @@ class Person(models.Model):
         return f"{self.name} / {self.native_name}" if self.native_name else self.name
 
     def save(self, *args, **kwargs):
+        if self.display_order is None:
+            last = Person.objects.filter(role=self.role).exclude(pk=self.pk)
+            highest = last.aggregate(models.Max("display_order"))["display_order__max"]
+            self.display_order = 0 if highest is None else highest + 1
         old = set()
         if self.photo and not self.photo._committed:
             old = images.replaced_files(self, "photo", "photo_thumb")

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from people.models import Person
+from people.models import LabSettings, Person
 from publications.models import Publication
 from talks.models import Award, Talk
 from tests import factories
@@ -169,3 +169,21 @@ def test_admin_index_offers_members_their_profile(owner_client, owner):
 
 def test_admin_index_has_no_profile_box_for_an_admin_without_a_profile(admin_client):
     assert "My profile" not in admin_client.get("/admin/").content.decode()
+
+
+def test_admin_home_carries_the_lab_name_and_the_import_and_hides_lockout_tables(
+    client, cast, admin_client
+):
+    lab = LabSettings.load()
+    lab.name = "Systems Lab at Example University"
+    lab.save()
+    client.force_login(cast["admin"])  # a lab admin, not a superuser
+
+    html = client.get("/admin/").content.decode()
+
+    assert '<a href="/admin/">Systems Lab at Example University</a>' in html
+    assert "<title>Edit the lab’s site | Systems Lab at Example University admin</title>" in html
+    assert 'href="/admin/publications/publication/import/"' in html
+    assert "Access attempts" not in html and "Access logs" not in html
+    superuser_home = admin_client.get("/admin/").content.decode()
+    assert "Access attempts" in superuser_home

@@ -4,6 +4,7 @@ import pytest
 
 from people.models import LabSettings
 from tests import factories
+from tests.admin_forms import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +59,26 @@ def test_team_page_query_count_does_not_grow_with_the_team(client, django_assert
 
     with django_assert_max_num_queries(3):  # lab settings, then the page's own two
         client.get("/people/")
+
+
+def test_a_new_member_entered_in_the_admin_goes_after_those_of_their_role(client, admin_client):
+    factories.PersonFactory(name="Zoe Zhang", role="phd", display_order=0)
+    factories.PersonFactory(name="Yan Yu", role="phd", display_order=0)
+    factories.PersonFactory(name="Pia Pi", role="pi", display_order=5)
+    add = "/admin/people/person/add/"
+    data = form_data(admin_client.get(add), name="Abe Adams", slug="abe-adams", role="phd")
+    assert data.get("display_order", "") == ""
+
+    assert admin_client.post(add, data).status_code == 302
+
+    html = client.get("/people/").content.decode()
+    assert html.index("Yan Yu") < html.index("Zoe Zhang") < html.index("Abe Adams")
+
+
+def test_an_order_set_by_hand_is_kept(client):
+    factories.PersonFactory(name="Zoe Zhang", role="phd", display_order=3)
+    factories.PersonFactory(name="Abe Adams", role="phd", display_order=0)
+
+    html = client.get("/people/").content.decode()
+
+    assert html.index("Abe Adams") < html.index("Zoe Zhang")
