@@ -1,6 +1,7 @@
 """Admin for people (one page per person with every profile section inline), their news,
 and the lab settings."""
 
+from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
@@ -113,6 +114,12 @@ class PersonAdmin(LabModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["photo_preview"]
     autocomplete_fields = ["user"]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "research_interests":  # a few short lines
+            kwargs["widget"] = forms.Textarea(attrs={"rows": 4, "cols": 60})
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
     fieldsets = [
         (
             "Name",

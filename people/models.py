@@ -117,8 +117,10 @@ class Person(models.Model):
         blank=True,
         help_text="e.g. 0000-0002-1825-0097. Used to recognise this person in imported papers.",
     )
-    research_interests = models.CharField(
-        max_length=500, blank=True, help_text="Comma-separated, e.g. “RDMA, CXL, LLM serving”."
+    research_interests = models.TextField(
+        blank=True,
+        help_text="One per line; a line may hold commas (“Agent harnesses, hardware, and "
+        "infrastructure”).",
     )
     now = models.TextField(
         "now / current focus",
@@ -216,7 +218,7 @@ class Person(models.Model):
         return format_range(self.member_since, self.member_until)
 
     def interests(self):
-        return [i.strip() for i in self.research_interests.split(",") if i.strip()]
+        return [line.strip() for line in self.research_interests.splitlines() if line.strip()]
 
     def name_forms(self):
         """Every printed form this person's name is recognised by, normalized for matching."""

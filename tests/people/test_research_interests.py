@@ -1,0 +1,53 @@
+"""Research interests: one per line, a phrase never split at its commas."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from tests import factories
+
+BEFORE = [("people", "0006_new_people_go_last")]
+AFTER = [("people", "0007_interests_one_per_line")]
+
+
+@pytest.mark.django_db
+def test_a_line_with_commas_is_one_interest_on_the_profile(client):
+    factories.PersonFactory(
+        slug="ana",
+        research_interests="LLM serving\nAgent harnesses, hardware, and infrastructure\n\n",
+    )
+
+    html = client.get("/people/ana/").content.decode()
+
+    assert "<li>LLM serving</li><li>Agent harnesses, hardware, and infrastructure</li></ul>" in html
+
+
+def _migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+    return MigrationExecutor(connection).loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_comma_separated_interests_become_lines_and_back():
+    old = _migrate(BEFORE).get_model("people", "Person")
+    old.objects.create(
+        name="Teng Ma",
+        slug="teng-ma",
+        research_interests="RDMA, CXL,  LLM serving, and operating systems",
+    )
+    old.objects.create(name="Feng Ren", slug="feng-ren", research_interests="")
+    try:
+        new = _migrate(AFTER).get_model("people", "Person")
+        assert new.objects.get(slug="teng-ma").research_interests == (
+            "RDMA\nCXL\nLLM serving\noperating systems"
+        )
+        assert new.objects.get(slug="feng-ren").research_interests == ""
+
+        back = _migrate(BEFORE).get_model("people", "Person")
+        assert back.objects.get(slug="teng-ma").research_interests == (
+            "RDMA, CXL, LLM serving, operating systems"
+        )
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
