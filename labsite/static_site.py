@@ -123,13 +123,15 @@ def export_static(target: Path, base_url: str = "", say=lambda message: None) ->
     }
     previous_prefix = get_script_prefix()
     result = Result()
-    try:
-        # Django's test client, unlike a WSGI server, does not set the prefix reverse() uses.
-        set_script_prefix(site.prefix + "/")
-        with override_settings(**overrides):
+    with override_settings(**overrides):
+        try:
+            # Django's test client, unlike a WSGI server, does not set the prefix reverse()
+            # uses. It is put back before the settings are: leaving override_settings makes
+            # Django recompute (and cache) STATIC_URL with the prefix of that moment.
+            set_script_prefix(site.prefix + "/")
             _crawl(site, target, result, say)
-    finally:
-        set_script_prefix(previous_prefix)
+        finally:
+            set_script_prefix(previous_prefix)
     kept = {*result.written, *result.unchanged, MARKER}
     for path in sorted(target.rglob("*"), reverse=True):
         name = path.relative_to(target).as_posix()
@@ -143,18 +145,17 @@ def export_static(target: Path, base_url: str = "", say=lambda message: None) ->
 
 
 def _crawl(site: _Site, target: Path, result: Result, say) -> None:
-    static_prefix, media_prefix = settings.STATIC_URL, settings.MEDIA_URL  # prefixed
+    # (URL prefix, storage) of files served as they are; the prefixes include the site's.
+    files = [(settings.STATIC_URL, staticfiles_storage), (settings.MEDIA_URL, default_storage)]
     queue = deque((path, "", "start") for path in START)
     seen = {(path, "") for path in START}
     while queue:
         path, query, source = queue.popleft()
         full = site.prefix + path
-        if full.startswith(static_prefix):
-            data = _read(staticfiles_storage, unquote(full[len(static_prefix) :]))
-            name, content_type = full.lstrip("/")[len(site.prefix.lstrip("/")) :], ""
-        elif full.startswith(media_prefix):
-            data = _read(default_storage, unquote(full[len(media_prefix) :]))
-            name, content_type = full.lstrip("/")[len(site.prefix.lstrip("/")) :], ""
+        stored = [(p, s) for p, s in files if full.startswith(p)]
+        if stored:  # a static file or an upload, copied as it is
+            prefix, storage = stored[0]
+            data, name = _read(storage, unquote(full[len(prefix) :])), unquote(path)
         else:
             response = site.get(path, query)
             if response.status_code != 200:
@@ -200,7 +201,7 @@ def _read(storage, name: str) -> bytes | None:
 
 def _write(target: Path, name: str, data: bytes, result: Result) -> None:
     path = target / PurePosixPath(name)
-    if path.resolve().is_relative_to(target.resolve()) is False:
+    if not path.resolve().is_relative_to(target.resolve()):
         raise StaticExportError(f"The address {name} would be written outside {target}.")
     if path.is_file() and path.read_bytes() == data:
         result.unchanged.append(name)

@@ -7,8 +7,12 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlencode, urljoin, urlsplit
 
 import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.urls import reverse
+from PIL import Image
 
 from labsite.static_site import export_static
 from people.models import Person, forget_loaded_settings
@@ -79,6 +83,11 @@ def canonical(page, address):
 
 
 def test_the_folder_is_the_whole_site_and_each_page_is_the_live_page(demo, tmp_path):
+    person = Person.objects.get(slug="teng-ma")
+    photo = io.BytesIO()
+    Image.new("RGB", (64, 64), "teal").save(photo, "PNG")
+    person.photo = SimpleUploadedFile("me.png", photo.getvalue())
+    person.save()
     result = export_static(tmp_path, "http://testserver/")  # the test client's live site
 
     found, missing = crawl(tmp_path)
@@ -95,10 +104,15 @@ def test_the_folder_is_the_whole_site_and_each_page_is_the_live_page(demo, tmp_p
         "/people/teng-ma/publications.bib",
         "/people/teng-ma/_/kind=journal/publications.bib",
         "/static/labsite/site.css",
+        f"/media/{person.photo.name}",
     ]:
         assert expected in found, expected
+    with person.photo.open("rb") as stored:
+        assert found[f"/media/{person.photo.name}"].read_bytes() == stored.read()
     client, compared = Client(), 0
     for address, file in found.items():
+        if address.startswith(("/static/", "/media/")):
+            continue  # files served as they are (the photo is compared above)
         forget_loaded_settings()
         url = live_address(address)
         live = client.get(url)
@@ -156,6 +170,9 @@ def test_a_base_url_with_a_path_puts_every_link_and_address_under_it(demo, tmp_p
     assert 'href="/lab/people/"' in home and 'href="/people/"' not in home
     assert 'href="/lab/static/labsite/site.css"' in home
     assert "<loc>https://example.org/lab/people/teng-ma/</loc>" in sitemap
+    # The live site in this process is untouched: its addresses and static files stay at "/".
+    assert reverse("home") == "/" and settings.STATIC_URL == "/static/"
+    assert 'href="/static/labsite/site.css"' in Client().get("/").content.decode()
 
 
 def test_a_folder_holding_other_files_is_not_overwritten(demo, tmp_path):
