@@ -58,11 +58,8 @@ class ArchiveError(Exception):
     """The archive cannot be written or restored; the message says why, for the operator."""
 
 
-@dataclass
-class Progress:
-    """Where a long export or import has come to, for the command to print."""
-
-    say: Callable[[str], None] = lambda message: None
+def _silent(message: str) -> None:
+    """The default `say` of the functions below: their progress is printed nowhere."""
 
 
 def archived_models(*, accounts: bool, history: bool) -> list[type[models.Model]]:
@@ -96,10 +93,10 @@ def export_lab(
     *,
     accounts: bool = True,
     history: bool = True,
-    progress: Progress | None = None,
+    say: Callable[[str], None] = _silent,
 ) -> dict[str, Any]:
-    """Write the lab to `target` (a path or a binary file). Returns the manifest."""
-    say = (progress or Progress()).say
+    """Write the lab to `target` (a path or a binary file), saying how far it has come
+    through `say`. Returns the manifest."""
     chosen = archived_models(accounts=accounts, history=history)
     manifest: dict[str, Any] = {
         "format": FORMAT,
@@ -251,12 +248,11 @@ def _content_models() -> list[type[models.Model]]:
 
 
 def import_lab(
-    source: io.BufferedIOBase | str, *, replace: bool = False, progress: Progress | None = None
+    source: io.BufferedIOBase | str, *, replace: bool = False, say: Callable[[str], None] = _silent
 ) -> dict[str, Any]:
     """Restore an archive into this database. Refuses, writing nothing, when the database
     holds content (unless `replace`: then that content is deleted first, in the same
     transaction) or when the archive is unreadable. Returns the manifest."""
-    say = (progress or Progress()).say
     archive = read_archive(source)
     manifest = archive.manifest
     present = content_present(accounts=manifest["accounts"])

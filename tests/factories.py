@@ -1,9 +1,12 @@
-"""factory-boy factories, one per model."""
+"""factory-boy factories, one per model, and an uploaded photo."""
 
 import datetime
+import io
 
 import factory
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
 
 from people import models as people
 from publications import models as publications
@@ -217,3 +220,10 @@ class RecipientFactory(factory.django.DjangoModelFactory):
     award = factory.SubFactory(AwardFactory)
     person = factory.SubFactory(PersonFactory)
     position = factory.Sequence(lambda n: n + 1)
+
+
+def photo_upload(size=(64, 64), color="teal", name="me.png"):
+    """A PNG as a browser uploads it, for photo fields."""
+    buffer = io.BytesIO()
+    Image.new("RGB", size, color).save(buffer, "PNG")
+    return SimpleUploadedFile(name, buffer.getvalue())

@@ -9,12 +9,10 @@ import zipfile
 
 import pytest
 from django.core.files.storage import default_storage
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
-from PIL import Image
 
 from core.history import deleted_records, restore
 from labsite import archive
@@ -22,6 +20,7 @@ from people.models import Person, forget_loaded_settings
 from publications.exports import FORMATS
 from publications.models import Publication
 from talks.models import Speaker
+from tests import factories
 from tests.admin_forms import form_data
 
 NOT_ARCHIVED = [
@@ -67,12 +66,6 @@ def _public_pages():
     return pages
 
 
-def _png():
-    buffer = io.BytesIO()
-    Image.new("RGB", (64, 80), "teal").save(buffer, "PNG")
-    return buffer.getvalue()
-
-
 def _edited_demo_lab(admin_client):
     """The demo lab, then what a lab admin does to it: a photo uploaded, a title edited,
     a paper deleted and brought back from its history."""
@@ -80,7 +73,7 @@ def _edited_demo_lab(admin_client):
     url = f"/admin/people/person/{person.pk}/change/"
     data = form_data(
         admin_client.get(url),
-        photo=SimpleUploadedFile("me.png", _png()),
+        photo=factories.photo_upload((64, 80)),
         title="Associate Professor",
     )
     assert admin_client.post(url, data).status_code == 302
@@ -270,3 +263,18 @@ def test_an_archive_from_an_older_schema_is_restored_and_migrated_forward(demo):
     assert not Speaker.objects.exclude(person=None).filter(name="").exists()
     executor = MigrationExecutor(connection)
     assert not executor.migration_plan(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db
+def test_a_photo_replaced_since_does_not_stop_the_backup(demo, admin_client):
+    person = Person.objects.get(slug="teng-ma")
+    url = f"/admin/people/person/{person.pk}/change/"
+    for _ in range(2):  # the first photo's file is deleted when the second replaces it
+        data = form_data(admin_client.get(url), photo=factories.photo_upload())
+        assert admin_client.post(url, data).status_code == 302
+    person.refresh_from_db()
+    written = io.BytesIO()
+
+    manifest = archive.export_lab(written)
+
+    assert manifest["media"] == sorted([person.photo.name, person.photo_thumb.name])

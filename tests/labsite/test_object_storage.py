@@ -7,7 +7,6 @@ from urllib.parse import urlsplit
 
 import boto3
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from moto.server import ThreadedMotoServer
 from PIL import Image
@@ -80,10 +79,8 @@ def _fetch(url):
 
 def test_an_uploaded_photo_is_stored_in_the_bucket_and_served_from_its_url(s3, admin_client):
     person = factories.PersonFactory(slug="teng-ma", name="Teng Ma")
-    buffer = io.BytesIO()
-    Image.new("RGB", (300, 400), "teal").save(buffer, "PNG")
     url = f"/admin/people/person/{person.pk}/change/"
-    data = form_data(admin_client.get(url), photo=SimpleUploadedFile("me.png", buffer.getvalue()))
+    data = form_data(admin_client.get(url), photo=factories.photo_upload((300, 400)))
 
     assert admin_client.post(url, data).status_code == 302
 
@@ -101,9 +98,7 @@ def test_an_uploaded_photo_is_stored_in_the_bucket_and_served_from_its_url(s3, a
 
 def test_an_archive_takes_its_files_from_the_bucket_and_puts_them_back(s3, demo):
     person = Person.objects.get(slug="teng-ma")
-    buffer = io.BytesIO()
-    Image.new("RGB", (64, 64), "navy").save(buffer, "PNG")
-    person.photo = SimpleUploadedFile("me.png", buffer.getvalue())
+    person.photo = factories.photo_upload(color="navy")
     person.save()
     name, body = person.photo.name, _fetch(person.photo.url)[2]
     written = io.BytesIO()

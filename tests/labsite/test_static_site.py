@@ -8,15 +8,14 @@ from urllib.parse import parse_qsl, unquote, urlencode, urljoin, urlsplit
 
 import pytest
 from django.conf import settings
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
-from PIL import Image
 
 from labsite.static_site import export_static
 from people.models import Person, forget_loaded_settings
 from publications.models import Publication
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -84,9 +83,7 @@ def canonical(page, address):
 
 def test_the_folder_is_the_whole_site_and_each_page_is_the_live_page(demo, tmp_path):
     person = Person.objects.get(slug="teng-ma")
-    photo = io.BytesIO()
-    Image.new("RGB", (64, 64), "teal").save(photo, "PNG")
-    person.photo = SimpleUploadedFile("me.png", photo.getvalue())
+    person.photo = factories.photo_upload()
     person.save()
     result = export_static(tmp_path, "http://testserver/")  # the test client's live site
 

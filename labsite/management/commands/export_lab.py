@@ -5,7 +5,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from labsite.archive import ArchiveError, Progress, export_lab
+from labsite.archive import ArchiveError, export_lab
 
 
 class Command(BaseCommand):
@@ -34,7 +34,7 @@ class Command(BaseCommand):
                     file,
                     accounts=not no_accounts,
                     history=not no_history,
-                    progress=Progress(say),
+                    say=say,
                 )
             os.replace(partial, archive)  # a failed export leaves no half-written archive
         except (ArchiveError, OSError) as error:

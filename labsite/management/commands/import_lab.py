@@ -4,7 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from labsite.archive import ArchiveError, Progress, import_lab
+from labsite.archive import ArchiveError, import_lab
 
 
 class Command(BaseCommand):
@@ -26,7 +26,7 @@ class Command(BaseCommand):
         say = self.stdout.write if verbosity > 1 else (lambda message: None)
         start = time.monotonic()
         try:
-            manifest = import_lab(archive, replace=replace, progress=Progress(say))
+            manifest = import_lab(archive, replace=replace, say=say)
         except (ArchiveError, OSError) as error:
             raise CommandError(f"{error} Nothing was restored.") from None
         rows = sum(entry["rows"] for entry in manifest["models"])
