@@ -133,7 +133,8 @@ def export_static(target: Path, base_url: str = "", say=lambda message: None) ->
         finally:
             set_script_prefix(previous_prefix)
     kept = {*result.written, *result.unchanged, MARKER}
-    for path in sorted(target.rglob("*"), reverse=True):
+    # A page that failed leaves its links unfollowed: nothing is pruned on such a run.
+    for path in sorted(target.rglob("*"), reverse=True) if not result.broken else []:
         name = path.relative_to(target).as_posix()
         if path.is_file() and name not in kept:
             path.unlink()

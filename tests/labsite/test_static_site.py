@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from labsite.static_site import export_static
+from labsite.static_site import START, export_static
 from people.models import Person, forget_loaded_settings
 from publications.models import Publication
 from tests import factories
@@ -186,3 +186,15 @@ def test_served_folder_helper_refuses_links_that_need_a_server(tmp_path):
 
     with pytest.raises(AssertionError, match="needs a server"):
         crawl(Path(tmp_path))
+
+
+def test_a_run_that_meets_a_failing_page_removes_nothing(demo, tmp_path, monkeypatch):
+    export_static(tmp_path)
+    files = sorted(p for p in tmp_path.rglob("*") if p.is_file())
+    monkeypatch.setattr("labsite.static_site.START", ["/no-such-page/", *START])
+    Publication.objects.all().delete()  # the papers' pages would go, on a complete run
+
+    result = export_static(tmp_path)
+
+    assert result.broken == ["start → /no-such-page/"]
+    assert result.removed == [] and sorted(p for p in tmp_path.rglob("*") if p.is_file()) == files
