@@ -9,6 +9,7 @@ from asgiref.local import Local
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.signals import request_started
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
@@ -38,6 +39,9 @@ class PersonQuerySet(models.QuerySet):
 
     def current(self):
         return self.exclude(has_ended("member_until"))
+
+
+INTERESTS_MAX_LENGTH = 1000
 
 
 class Person(models.Model):
@@ -119,6 +123,7 @@ class Person(models.Model):
     )
     research_interests = models.TextField(
         blank=True,
+        validators=[MaxLengthValidator(INTERESTS_MAX_LENGTH)],
         help_text="One per line; a line may hold commas (“Agent harnesses, hardware, and "
         "infrastructure”).",
     )

@@ -1,3 +1,4 @@
+import django.core.validators
 from django.db import migrations, models
 
 HELP = "One per line; a line may hold commas (“Agent harnesses, hardware, and infrastructure”)."
@@ -44,12 +45,20 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="historicalperson",
             name="research_interests",
-            field=models.TextField(blank=True, help_text=HELP),
+            field=models.TextField(
+                blank=True,
+                help_text=HELP,
+                validators=[django.core.validators.MaxLengthValidator(1000)],
+            ),
         ),
         migrations.AlterField(
             model_name="person",
             name="research_interests",
-            field=models.TextField(blank=True, help_text=HELP),
+            field=models.TextField(
+                blank=True,
+                help_text=HELP,
+                validators=[django.core.validators.MaxLengthValidator(1000)],
+            ),
         ),
         migrations.RunPython(to_lines, to_commas),
     ]

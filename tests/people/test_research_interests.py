@@ -5,6 +5,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from tests import factories
+from tests.admin_forms import form_data
 
 BEFORE = [("people", "0006_new_people_go_last")]
 AFTER = [("people", "0007_interests_one_per_line")]
@@ -51,3 +52,17 @@ def test_comma_separated_interests_become_lines_and_back():
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db
+def test_interests_longer_than_a_profile_shows_are_refused_in_the_admin(admin_client):
+    person = factories.PersonFactory(slug="ana")
+    url = f"/admin/people/person/{person.pk}/change/"
+    data = form_data(admin_client.get(url), research_interests="RDMA\n" * 300)
+
+    response = admin_client.post(url, data)
+
+    assert response.status_code == 200
+    assert "Ensure this value has at most 1000 characters" in response.content.decode()
+    person.refresh_from_db()
+    assert person.research_interests == ""
