@@ -499,7 +499,12 @@ class Contribution(ProfileSection):
     project = models.CharField(max_length=200)
     title = models.CharField(max_length=300)
     url = WebURLField("URL", blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.MERGED)
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        blank=True,
+        help_text="Leave empty when the source does not say; the page then shows no status.",
+    )
     date = PartialDateField(null=True, blank=True)
 
     class Meta:

@@ -160,3 +160,16 @@ def test_profile_query_count_is_pinned_and_independent_of_section_sizes(
     with django_assert_max_num_queries(20):
         client.get("/people/large/")
     assert _profile_queries(client, "/people/small/") == _profile_queries(client, "/people/large/")
+
+
+def test_a_contribution_whose_status_is_not_stated_shows_no_status(client, person):
+    factories.ContributionFactory(person=person, title="Add RDMA transport", date=None)
+    factories.ContributionFactory(
+        person=person, title="Fix the scheduler", status="merged", date=None
+    )
+
+    html = client.get("/people/teng-ma/").content.decode()
+    section = html[html.index("Add RDMA transport") - 400 : html.index("Fix the scheduler") + 200]
+
+    assert section.count('class="status') == 1 and "Merged" in section
+    assert section.count('<span class="dated-list__date"></span>') == 2
