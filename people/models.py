@@ -132,11 +132,12 @@ class Person(models.Model):
         blank=True,
         help_text="What this person is working on at the moment. Markdown.",
     )
-    now_updated = models.DateField(
+    now_updated = PartialDateField(
         "current focus last updated",
         null=True,
         blank=True,
-        help_text="Shown beside the text so readers know how fresh it is.",
+        help_text="YYYY, YYYY-MM or YYYY-MM-DD, as precisely as known. Shown beside the text "
+        "so readers know how fresh it is.",
     )
     photo = images.SafeImageField(
         upload_to="people/photos/",
@@ -333,7 +334,7 @@ class Education(ProfileSection):
     degree = models.CharField(
         max_length=200, help_text="e.g. “Ph.D. in Computer Science” or “Visiting Ph.D. Student”."
     )
-    institution = models.CharField(max_length=200)
+    institution = models.CharField(max_length=200, blank=True)
     department = models.CharField(
         max_length=200, blank=True, help_text="Department, school or research group."
     )
@@ -360,7 +361,7 @@ class Education(ProfileSection):
         default_related_name = "education"
 
     def __str__(self):
-        return f"{self.degree}, {self.institution}"
+        return ", ".join(part for part in (self.degree, self.institution) if part)
 
     @property
     def period(self):
@@ -381,8 +382,12 @@ class Education(ProfileSection):
 
 
 class Experience(ProfileSection):
-    title = models.CharField(max_length=200, help_text="e.g. “Staff Engineer (P8)”.")
-    organization = models.CharField(max_length=200)
+    title = models.CharField(
+        max_length=200, blank=True, help_text="e.g. “Staff Engineer (P8)”; empty if not stated."
+    )
+    organization = models.CharField(
+        max_length=200, blank=True, help_text="The employer; empty if not stated."
+    )
     unit = models.CharField(max_length=200, blank=True, help_text="Team, group or department.")
     location = models.CharField(max_length=200, blank=True)
     start = PartialDateField(null=True, blank=True)
@@ -401,14 +406,19 @@ class Experience(ProfileSection):
     def period(self):
         return format_range(self.start, self.end)
 
-    # What the profile's timeline shows (people/sections/_timeline.html), as for Education.
+    def clean(self):
+        if not self.title and not self.organization:
+            raise ValidationError("Give the job title, the employer, or both.")
+
+    # What the profile's timeline shows (people/sections/_timeline.html), as for Education:
+    # the title at the employer, or whichever of the two is known.
     @property
     def heading(self):
-        return self.title
+        return self.title or self.organization
 
     @property
     def organization_name(self):
-        return self.organization
+        return self.organization if self.title else ""
 
     @property
     def detail(self):
@@ -463,26 +473,16 @@ class Project(ProfileSection):
         max_length=60, blank=True, help_text="What the figure counts, e.g. “GitHub stars”."
     )
     figure_source = WebURLField(max_length=500, blank=True, help_text="Where the figure was read.")
-    figure_read_on = models.DateField(
-        null=True, blank=True, help_text="When the figure was read; required with a figure."
+    figure_read_on = PartialDateField(
+        null=True, blank=True, help_text="When the figure was read, as precisely as known."
     )
 
     class Meta:
         ordering = ["person", "order", "pk"]
         default_related_name = "projects"
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(figure="") | models.Q(figure_read_on__isnull=False),
-                name="project_figure_has_read_date",
-            ),
-        ]
 
     def __str__(self):
         return self.name
-
-    def clean(self):
-        if self.figure and not self.figure_read_on:
-            raise ValidationError({"figure_read_on": "Say when the figure was read."})
 
     def tag_list(self):
         return [t.strip() for t in self.tags.split(",") if t.strip()]
@@ -541,7 +541,9 @@ class ReportedFigure(ProfileSection):
     value = models.CharField(max_length=40, help_text="As read, e.g. “680+”.")
     source = models.CharField(max_length=100, help_text="Where it was read, e.g. “Google Scholar”.")
     source_url = WebURLField(blank=True)
-    read_on = models.DateField(help_text="When it was read.")
+    read_on = PartialDateField(
+        null=True, blank=True, help_text="When it was read, as precisely as known."
+    )
 
     class Meta:
         ordering = ["person", "order", "pk"]
@@ -550,7 +552,8 @@ class ReportedFigure(ProfileSection):
         default_related_name = "reported_figures"
 
     def __str__(self):
-        return f"{self.label}: {self.value} ({self.source}, {self.read_on})"
+        read = f", {self.read_on}" if self.read_on else ""
+        return f"{self.label}: {self.value} ({self.source}{read})"
 
 
 class ExtraSection(ProfileSection):
