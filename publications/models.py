@@ -19,7 +19,7 @@ from core.identifiers import OrcidField, normalize_doi
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
-from people.models import Person
+from people.models import Person, split_name
 from publications import roles
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
@@ -522,6 +522,9 @@ class Authorship(models.Model):
         return "…" if self.is_unlisted else self.full_name
 
     def clean(self):
+        if not self.is_unlisted and self.person_id and not (self.given_name or self.family_name):
+            # A member chosen with no printed name: their name as author lists print it.
+            self.given_name, self.family_name = split_name(self.person.name)
         if self.is_unlisted:
             if self.given_name or self.family_name or self.person_id:
                 raise ValidationError("An “unlisted authors” row has no name and no person.")

@@ -179,3 +179,40 @@ def test_the_admin_list_prints_authors_as_the_site_does_in_constant_queries(admi
 
     assert "Y Wang*, T Ma*, Y Luo" in html  # the markers of the one renderer
     assert few == many
+
+
+def test_an_author_row_with_a_member_and_no_name_takes_the_members_name(admin_client):
+    teng = PersonFactory(name="Teng Ma", slug="teng-ma")
+    data = form_data(
+        admin_client.get(ADD),
+        title="LightDSA",
+        kind="conference",
+        status="published",
+        date="2026",
+        **{"authorships-TOTAL_FORMS": "2"},
+        **_author(0, "", "", person=str(teng.pk)),
+        **_author(1, "Ana", "Lee"),
+    )
+
+    assert admin_client.post(ADD, data).status_code == 302
+
+    rows = Publication.objects.get().authorships.order_by("position")
+    assert [(a.given_name, a.family_name, a.person_id) for a in rows] == [
+        ("Teng", "Ma", teng.pk),
+        ("Ana", "Lee", None),
+    ]
+
+
+def test_a_printed_name_typed_beside_a_member_is_kept(admin_client):
+    teng = PersonFactory(name="Teng Ma", slug="teng-ma")
+    data = form_data(
+        admin_client.get(ADD),
+        title="LightDSA",
+        kind="conference",
+        status="published",
+        date="2026",
+        **_author(0, "T.", "Ma", person=str(teng.pk)),
+    )
+
+    assert admin_client.post(ADD, data).status_code == 302
+    assert Publication.objects.get().authorships.get().given_name == "T."
