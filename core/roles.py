@@ -14,7 +14,7 @@ LAB_MEMBER_GROUP = "Lab member"
 ALL = ("add", "change", "delete", "view")
 PROFILE_SECTIONS = (
     "link", "newsitem", "education", "experience", "service", "project", "contribution",
-    "writing", "reportedfigure", "extrasection",
+    "writing", "reportedfigure", "extrasection", "sectionintroduction",
 )  # fmt: skip
 
 # group: {app label: {model: actions}}

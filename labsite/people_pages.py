@@ -5,7 +5,7 @@ from typing import NamedTuple
 from django.db.models import Prefetch
 from django.views.generic import DetailView, ListView
 
-from people.models import Education, LabSettings, NewsItem, Person
+from people.models import Education, LabSettings, NewsItem, Person, SectionIntroduction
 from publications.models import Publication
 from publications.profile import ProfilePapers
 from talks.models import Award, Talk
@@ -58,6 +58,7 @@ class ProfileView(DetailView):
             "writing",
             "reported_figures",
             "extra_sections",
+            "section_introductions",
         )
 
     def get_context_data(self, **kwargs):
@@ -72,35 +73,43 @@ class ProfileView(DetailView):
 
 
 class Section(NamedTuple):
-    """One section of a profile: its anchor, heading, partial template and content."""
+    """One section of a profile: its anchor, heading, partial template and content, and the
+    introduction its owner wrote for it (Markdown, may be empty)."""
 
     anchor: str
     title: str
     template: str
     content: object
+    introduction: str = ""
 
 
 def _profile_sections(person, papers, talks, awards):
     """The profile's sections in page order, leaving out those with nothing to show."""
+    S = SectionIntroduction.Section
+    listed = [
+        (S.NEWS, "people/sections/_news.html", person.news.all()),
+        (S.PUBLICATIONS, "publications/_profile_publications.html", papers),
+        (S.PROJECTS, "people/sections/_projects.html", person.projects.all()),
+        (S.CONTRIBUTIONS, "people/sections/_contributions.html", person.contributions.all()),
+        (S.TALKS, "talks/_profile_talks.html", talks),
+        (S.EXPERIENCE, "people/sections/_timeline.html", person.experience.all()),
+        (S.EDUCATION, "people/sections/_timeline.html", person.education.all()),
+        (S.AWARDS, "talks/_profile_awards.html", awards),
+        (S.SERVICE, "people/sections/_service.html", person.service.all()),
+        (S.WRITING, "people/sections/_writing.html", person.writing.all()),
+        (S.PATENTS, "publications/_patents.html", papers.patents),
+    ]
+    introductions = {i.section: i.text for i in person.section_introductions.all()}
     sections = [
-        ("about", "About", "people/sections/_about.html", person.bio),
-        ("now", "Now", "people/sections/_now.html", person.now),
-        ("news", "News", "people/sections/_news.html", person.news.all()),
-        ("publications", "Publications", "publications/_profile_publications.html", papers),
-        ("projects", "Open Source & Projects", "people/sections/_projects.html",
-         person.projects.all()),
-        ("contributions", "Open-Source Contributions", "people/sections/_contributions.html",
-         person.contributions.all()),
-        ("talks", "Talks & Presentations", "talks/_profile_talks.html", talks),
-        ("experience", "Experience", "people/sections/_timeline.html", person.experience.all()),
-        ("education", "Education", "people/sections/_timeline.html", person.education.all()),
-        ("awards", "Honors & Awards", "talks/_profile_awards.html", awards),
-        ("service", "Academic Service", "people/sections/_service.html", person.service.all()),
-        ("writing", "Writing", "people/sections/_writing.html", person.writing.all()),
-        ("patents", "Patents", "publications/_patents.html", papers.patents),
-    ]  # fmt: skip
+        Section("about", "About", "people/sections/_about.html", person.bio),
+        Section("now", "Now", "people/sections/_now.html", person.now),
+    ]
     sections += [
-        (f"more-{extra.pk}", extra.title, "people/sections/_extra.html", extra)
+        Section(key.value, key.label, template, content, introductions.get(key.value, ""))
+        for key, template, content in listed
+    ]
+    sections += [
+        Section(f"more-{extra.pk}", extra.title, "people/sections/_extra.html", extra)
         for extra in person.extra_sections.all()
     ]
-    return [Section(*section) for section in sections if section[3]]
+    return [section for section in sections if section.content]

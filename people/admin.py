@@ -96,6 +96,17 @@ class WritingInline(admin.StackedInline):
     fields = [("title", "outlet"), ("url", "date", "order"), "summary"]
 
 
+class SectionIntroductionInline(admin.TabularInline):
+    model = models.SectionIntroduction
+    extra = 0
+    verbose_name_plural = "section introductions (shown above a section's items)"
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "text":
+            kwargs["widget"] = forms.Textarea(attrs={"rows": 2, "cols": 60})
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+
 class ExtraSectionInline(admin.StackedInline):
     model = models.ExtraSection
     extra = 0
@@ -162,6 +173,7 @@ class PersonAdmin(LabModelAdmin):
         ServiceInline,
         WritingInline,
         ExtraSectionInline,
+        SectionIntroductionInline,
     ]
 
     def get_queryset(self, request):

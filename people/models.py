@@ -556,6 +556,45 @@ class ReportedFigure(ProfileSection):
         return f"{self.label}: {self.value} ({self.source}{read})"
 
 
+class SectionIntroduction(models.Model):
+    """A few words a person puts above one section of their profile ("Statuses checked on
+    2 Dec 2026", "Selected; the full list is on Scholar")."""
+
+    class Section(models.TextChoices):  # the profile's sections, in page order, as headed
+        NEWS = "news", "News"
+        PUBLICATIONS = "publications", "Publications"
+        PROJECTS = "projects", "Open Source & Projects"
+        CONTRIBUTIONS = "contributions", "Open-Source Contributions"
+        TALKS = "talks", "Talks & Presentations"
+        EXPERIENCE = "experience", "Experience"
+        EDUCATION = "education", "Education"
+        AWARDS = "awards", "Honors & Awards"
+        SERVICE = "service", "Academic Service"
+        WRITING = "writing", "Writing"
+        PATENTS = "patents", "Patents"
+
+    person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, related_name="section_introductions"
+    )
+    section = models.CharField(max_length=20, choices=Section.choices)
+    text = models.TextField(
+        validators=[MaxLengthValidator(1000)],
+        help_text="Markdown, a sentence or two, shown above the section's items.",
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = "section introduction"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person", "section"], name="one_introduction_per_section"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_section_display()}: {self.text[:60]}"
+
+
 class ExtraSection(ProfileSection):
     """A free-form profile section for anything the structured ones do not cover."""
 

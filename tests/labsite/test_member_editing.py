@@ -187,3 +187,18 @@ def test_admin_home_carries_the_lab_name_and_the_import_and_hides_lockout_tables
     assert "Access attempts" not in html and "Access logs" not in html
     superuser_home = admin_client.get("/admin/").content.decode()
     assert "Access attempts" in superuser_home
+
+
+def test_a_member_writes_an_introduction_for_a_section_of_their_profile(owner_client, owner):
+    url = reverse("admin:people_person_change", args=[owner.pk])
+    data = form_data(
+        owner_client.get(url),
+        **{
+            "section_introductions-TOTAL_FORMS": "1",
+            "section_introductions-0-section": "publications",
+            "section_introductions-0-text": "Selected papers; all of them are on Scholar.",
+        },
+    )
+
+    assert owner_client.post(url, data).status_code == 302
+    assert owner.section_introductions.get().text.startswith("Selected papers")

@@ -2,6 +2,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from people.models import SectionIntroduction
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -138,6 +139,8 @@ def _fill_every_section(person, count):
         factories.AwardFactory(publication=paper, kind="best-paper")
         factories.SpeakerFactory(person=person, talk__publication=paper)
         factories.RecipientFactory(person=person)
+    for section in SectionIntroduction.Section.values[:count]:
+        SectionIntroduction.objects.create(person=person, section=section, text="Selected.")
 
 
 def _profile_queries(client, url):
@@ -156,8 +159,9 @@ def test_profile_query_count_is_pinned_and_independent_of_section_sizes(
     _fill_every_section(large, 50)
     client.get("/people/small/")  # creates the lab settings row
 
-    # The lab settings row is read once per request, so every worker sees an edit at once.
-    with django_assert_max_num_queries(20):
+    # The lab settings row is read once per request, so every worker sees an edit at once;
+    # each kind of section is one query (section introductions, the 21st, included).
+    with django_assert_max_num_queries(21):
         client.get("/people/large/")
     assert _profile_queries(client, "/people/small/") == _profile_queries(client, "/people/large/")
 
@@ -173,3 +177,21 @@ def test_a_contribution_whose_status_is_not_stated_shows_no_status(client, perso
 
     assert section.count('class="status') == 1 and "Merged" in section
     assert section.count('<span class="dated-list__date"></span>') == 2
+
+
+def test_a_section_introduction_is_shown_above_its_items_and_only_with_them(client, person):
+    factories.ContributionFactory(person=person, title="Add RDMA transport")
+    intro = "Statuses checked on **2 Dec 2026**."
+    for section in ("contributions", "writing"):  # no writing to introduce
+        SectionIntroduction.objects.create(person=person, section=section, text=intro)
+
+    html = client.get("/people/teng-ma/").content.decode()
+
+    heading = html.index('id="contributions-heading"')
+    assert (
+        heading
+        < html.index("Statuses checked on <strong>2 Dec 2026</strong>.")
+        < (html.index("Add RDMA transport"))
+    )
+    assert html.count("Statuses checked on") == 1
+    assert 'id="writing"' not in html
