@@ -149,7 +149,9 @@ class Award(models.Model):
     awarded_by = models.CharField(
         "awarding body", max_length=200, blank=True, help_text="e.g. “CCF”, “USENIX FAST”."
     )
-    date = PartialDateField(help_text="YYYY or YYYY-MM.")
+    date = PartialDateField(
+        null=True, blank=True, help_text="YYYY or YYYY-MM; leave empty when it is not stated."
+    )
     detail = models.CharField(
         max_length=100, blank=True, help_text="e.g. “5/88”, “80K RMB”, “1st Place”, “Top 1%”."
     )
@@ -169,7 +171,7 @@ class Award(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        ordering = ["-date", "name"]
+        ordering = [models.F("date").desc(nulls_last=True), "name"]  # undated ones last
         indexes = [
             # /awards/ and profiles: published awards, newest first
             models.Index(fields=["is_published", "date"], name="award_published_date"),

@@ -1,10 +1,12 @@
 """Talks and awards on /talks/, /awards/, talk pages and profiles."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from talks.models import Talk
+from talks.models import Award, Talk
 from tests.factories import (
     AwardFactory,
     PersonFactory,
@@ -155,3 +157,18 @@ def test_query_counts_do_not_depend_on_the_number_of_talks_and_awards(client, ur
         RecipientFactory(person=teng, award__name=f"More {n}")
 
     assert _queries(client, url) == few
+
+
+def test_an_award_without_a_date_is_listed_last_under_its_own_heading(client):
+    undated = Award(name="Outstanding Reviewer")
+    undated.full_clean()
+    undated.save()
+    AwardFactory(name="Best Paper", date="2025-06")
+    AwardFactory(name="Scholarship", date="2019")
+
+    html = client.get("/awards/").content.decode()
+
+    headings = re.findall(r'<h2 id="year-([^"]+)" class="year-heading">([^<]+)</h2>', html)
+    assert headings == [("2025", "2025"), ("2019", "2019"), ("undated", "Year not stated")]
+    assert html.index("Scholarship") < html.index("Outstanding Reviewer")
+    assert '<span class="dated-list__date"></span>' in html
