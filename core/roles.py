@@ -13,7 +13,8 @@ LAB_MEMBER_GROUP = "Lab member"
 
 ALL = ("add", "change", "delete", "view")
 PROFILE_SECTIONS = (
-    "link", "newsitem", "education", "experience", "service", "project", "contribution",
+    "link", "newsitem", "education", "experience", "service", "project", "projectresult",
+    "contribution",
     "writing", "reportedfigure", "extrasection", "sectionintroduction",
 )  # fmt: skip
 
@@ -21,14 +22,24 @@ PROFILE_SECTIONS = (
 GROUPS = {
     LAB_ADMIN_GROUP: {
         "people": {"person": ALL, "labsettings": ALL, **dict.fromkeys(PROFILE_SECTIONS, ALL)},
-        "publications": {"venue": ALL, "publication": ALL, "authorship": ALL},
-        "talks": {"talk": ALL, "speaker": ALL, "award": ALL, "recipient": ALL},
+        "publications": {
+            "venue": ALL,
+            "publication": ALL,
+            "authorship": ALL,
+            "projectpublication": ALL,
+        },
+        "talks": {"talk": ALL, "speaker": ALL, "award": ALL, "recipient": ALL, "projecttalk": ALL},
         "auth": {"user": ALL, "group": ("view",)},
     },
     LAB_MEMBER_GROUP: {
         "people": {"person": ("change", "view"), **dict.fromkeys(PROFILE_SECTIONS, ALL)},
-        "publications": {"venue": ("add", "view"), "publication": ALL, "authorship": ALL},
-        "talks": {"talk": ALL, "speaker": ALL, "award": ALL, "recipient": ALL},
+        "publications": {
+            "venue": ("add", "view"),
+            "publication": ALL,
+            "authorship": ALL,
+            "projectpublication": ALL,
+        },
+        "talks": {"talk": ALL, "speaker": ALL, "award": ALL, "recipient": ALL, "projecttalk": ALL},
     },
 }
 

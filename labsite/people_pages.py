@@ -5,7 +5,14 @@ from typing import NamedTuple
 from django.db.models import Prefetch
 from django.views.generic import DetailView, ListView
 
-from people.models import Education, LabSettings, NewsItem, Person, SectionIntroduction
+from people.models import (
+    Education,
+    LabSettings,
+    NewsItem,
+    Person,
+    Project,
+    SectionIntroduction,
+)
 from publications.models import Publication
 from publications.profile import ProfilePapers
 from talks.models import Award, Talk
@@ -53,7 +60,14 @@ class ProfileView(DetailView):
             ),
             "experience",
             "service",
-            "projects",
+            Prefetch(
+                "projects",
+                queryset=Project.objects.prefetch_related(
+                    "results",
+                    Prefetch("publications", queryset=Publication.objects.public()),
+                    Prefetch("talks", queryset=Talk.objects.published()),
+                ),
+            ),
             "contributions",
             "writing",
             "reported_figures",

@@ -8,7 +8,7 @@ from django.shortcuts import redirect
 from django.utils.html import format_html
 
 from people import models
-from people.editing import LabModelAdmin, member_person
+from people.editing import LabModelAdmin
 from people.models import LabSettings, Person
 
 
@@ -27,23 +27,30 @@ class CurrentOrAlumniFilter(admin.SimpleListFilter):
         return queryset
 
 
-class LinkInline(admin.TabularInline):
+class Folded:
+    """A section of the person editor, folded until opened (the page listed them all open
+    was 13,000 px tall); the list at the top opens one, and one with an error shows open."""
+
+    classes = ["collapse"]
+
+
+class LinkInline(Folded, admin.TabularInline):
     model = models.Link
     extra = 0
 
 
-class ReportedFigureInline(admin.TabularInline):
+class ReportedFigureInline(Folded, admin.TabularInline):
     model = models.ReportedFigure
     extra = 0
 
 
-class NewsItemInline(admin.TabularInline):
+class NewsItemInline(Folded, admin.TabularInline):
     model = models.NewsItem
     extra = 0
     fields = ["date", "text", "is_published"]
 
 
-class EducationInline(admin.StackedInline):
+class EducationInline(Folded, admin.StackedInline):
     model = models.Education
     fk_name = "person"
     extra = 0
@@ -57,7 +64,7 @@ class EducationInline(admin.StackedInline):
     ]
 
 
-class ExperienceInline(admin.StackedInline):
+class ExperienceInline(Folded, admin.StackedInline):
     model = models.Experience
     extra = 0
     fields = [
@@ -68,14 +75,15 @@ class ExperienceInline(admin.StackedInline):
     ]
 
 
-class ServiceInline(admin.TabularInline):
+class ServiceInline(Folded, admin.TabularInline):
     model = models.Service
     extra = 0
 
 
-class ProjectInline(admin.StackedInline):
+class ProjectInline(Folded, admin.StackedInline):
     model = models.Project
     extra = 0
+    show_change_link = True  # the project's own page holds its results and linked work
     fields = [
         ("name", "url"),
         ("role", "role_note", "order"),
@@ -85,18 +93,38 @@ class ProjectInline(admin.StackedInline):
     ]
 
 
-class ContributionInline(admin.TabularInline):
+class ProjectResultInline(admin.TabularInline):
+    model = models.ProjectResult
+    extra = 1
+
+
+@admin.register(models.Project)
+class ProjectAdmin(LabModelAdmin):
+    """A project's own page: what the person's page edits inline, plus its results; the
+    apps above add the rows that link it to their work (publications, talks)."""
+
+    owner_lookup = "person"
+    list_display = ["name", "person", "role"]
+    list_filter = ["person"]
+    list_select_related = ["person"]
+    search_fields = ["name", "person__name", "tags"]
+    autocomplete_fields = ["person"]
+    fields = ["person", *ProjectInline.fields]
+    inlines = [ProjectResultInline]
+
+
+class ContributionInline(Folded, admin.TabularInline):
     model = models.Contribution
     extra = 0
 
 
-class WritingInline(admin.StackedInline):
+class WritingInline(Folded, admin.StackedInline):
     model = models.Writing
     extra = 0
     fields = [("title", "outlet"), ("url", "date", "order"), "summary"]
 
 
-class SectionIntroductionInline(admin.TabularInline):
+class SectionIntroductionInline(Folded, admin.TabularInline):
     model = models.SectionIntroduction
     extra = 0
     verbose_name_plural = "section introductions (shown above a section's items)"
@@ -107,7 +135,7 @@ class SectionIntroductionInline(admin.TabularInline):
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
-class ExtraSectionInline(admin.StackedInline):
+class ExtraSectionInline(Folded, admin.StackedInline):
     model = models.ExtraSection
     extra = 0
 
@@ -124,6 +152,7 @@ class PersonAdmin(LabModelAdmin):
     search_fields = ["name", "native_name", "name_variants", "slug", "email", "orcid"]
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["photo_preview"]
+    change_form_template = "admin/people/person/change_form.html"
     autocomplete_fields = ["user"]
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
@@ -222,12 +251,6 @@ class NewsItemAdmin(LabModelAdmin):
         if news.person_id is None:
             news.person = person
             news.save(update_fields=["person"])
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        person = member_person(request.user)
-        if db_field.name == "person" and self.is_member_editor(request) and person:
-            kwargs["queryset"] = Person.objects.filter(pk=person.pk)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 def _is_autocomplete(request):

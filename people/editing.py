@@ -3,6 +3,7 @@ history revert, restoring deleted rows, refusing saves on stale pages), the inli
 keeps a member on their own rows, and the list filters the apps share."""
 
 import copy
+from typing import NamedTuple
 
 from django import forms
 from django.contrib import admin, messages
@@ -12,6 +13,7 @@ from django.forms.models import _get_foreign_key
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.text import capfirst
 from simple_history.admin import SimpleHistoryAdmin
 
 from core import history
@@ -91,6 +93,26 @@ class LabModelAdmin(SimpleHistoryAdmin):
             fields += [f for f in self.member_readonly_fields if f not in fields]
         return fields
 
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        """A member files rows they own under themselves and no one else."""
+        if db_field.name == self.owner_lookup == "person" and self.is_member_editor(request):
+            person = member_person(request.user)
+            kwargs["queryset"] = Person.objects.filter(pk=person.pk if person else None)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_autocomplete_fields(self, request):
+        fields = super().get_autocomplete_fields(request)
+        if self.owner_lookup == "person" and self.is_member_editor(request):
+            return [f for f in fields if f != "person"]  # a menu holding only themselves
+        return fields
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        person = member_person(request.user)
+        if self.owner_lookup == "person" and self.is_member_editor(request) and person:
+            initial.setdefault("person", person.pk)
+        return initial
+
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         person = member_person(request.user)
@@ -116,6 +138,10 @@ class LabModelAdmin(SimpleHistoryAdmin):
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if change and obj is not None:
             context["edit_version"] = self.edit_version(request, obj)
+        if context.get("errors"):
+            context["error_summary"] = error_summary(
+                context["adminform"].form, context["inline_admin_formsets"]
+            )
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
@@ -244,10 +270,39 @@ class MemberRowsInline(admin.TabularInline):
 
     formset = KeepMemberFormSet
 
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "person":  # pick a member; no add/edit/delete person buttons
+            widget = field.widget
+            widget.can_add_related = widget.can_change_related = False
+            widget.can_delete_related = widget.can_view_related = False
+        return field
+
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
         person = None if is_lab_admin(request.user) else member_person(request.user)
         return type(formset.__name__, (formset,), {"protected_person": person})
+
+
+class MemberWorkInline(admin.TabularInline):
+    """A row linking a project to a piece of work (`work_field`): members may link only
+    work they are credited on (`credited_lookup`, e.g. "authorships__person")."""
+
+    fk_name = "project"
+    extra = 0
+    work_field = credited_lookup = ""
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        person = None if is_lab_admin(request.user) else member_person(request.user)
+        if db_field.name == self.work_field and not is_lab_admin(request.user):
+            model = db_field.related_model
+            kwargs["queryset"] = model.objects.filter(
+                pk__in=model.objects.filter(**{self.credited_lookup: person}).values("pk")
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_autocomplete_fields(self, request):
+        return [self.work_field] if is_lab_admin(request.user) else []
 
 
 class YearFilter(admin.SimpleListFilter):
@@ -283,6 +338,40 @@ def member_filter(rows):
             return queryset.filter(**{f"{rows}__person__slug": self.value()}).distinct()
 
     return MemberFilter
+
+
+class FoundError(NamedTuple):
+    where: str  # "Title", "Links, row 2: URL"
+    message: str
+    anchor: str  # the id of the field, row or section that holds it
+
+
+def error_summary(form, inline_admin_formsets):
+    """Every error of a failed save, each with where it is on the page, for the list at the
+    top of the change form (the page can be long; the error may be far below)."""
+    found = [
+        FoundError(_label(form, name), message, form[name].id_for_label)
+        for name, errors in form.errors.items()
+        if name in form.fields
+        for message in errors
+    ]
+    for inline in inline_admin_formsets:
+        formset = inline.formset
+        section = capfirst(inline.opts.verbose_name_plural)
+        found += [
+            FoundError(section, m, f"{formset.prefix}-group") for m in formset.non_form_errors()
+        ]
+        for number, row in enumerate(formset.forms, start=1):
+            for name, errors in row.errors.items():
+                where, anchor = f"{section}, row {number}", f"{formset.prefix}-{number - 1}"
+                if name in row.fields:
+                    where, anchor = f"{where}: {_label(row, name)}", row[name].id_for_label
+                found += [FoundError(where, message, anchor) for message in errors]
+    return found
+
+
+def _label(form, name):
+    return capfirst(form.fields[name].label or name.replace("_", " "))
 
 
 def _newest_history_id(model, attname, pk):

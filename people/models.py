@@ -488,6 +488,35 @@ class Project(ProfileSection):
         return [t.strip() for t in self.tags.split(",") if t.strip()]
 
 
+class ProjectResult(models.Model):
+    """What a project achieved, as data: "5,126 tok/s per GPU", "+46.7% throughput"."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="results")
+    value = models.CharField(max_length=40, help_text="As stated, e.g. “5,126”, “+46.7%”, “4.9×”.")
+    measure = models.CharField(
+        max_length=200, help_text="What it measures, e.g. “tok/s per GPU in decoding”."
+    )
+    context = models.CharField(
+        "baseline or context",
+        max_length=200,
+        blank=True,
+        help_text="What it is compared with or where it holds, e.g. “vs. vLLM on 8×H800”.",
+    )
+    date = PartialDateField(
+        null=True, blank=True, help_text="When it was measured or reported, as precisely as known."
+    )
+    source_url = WebURLField("source", blank=True, help_text="Where the result is reported.")
+    order = models.PositiveSmallIntegerField(default=0, help_text="Lower numbers come first.")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["project", "order", "pk"]
+        verbose_name = "result"
+
+    def __str__(self):
+        return f"{self.value} {self.measure}"
+
+
 class Contribution(ProfileSection):
     """A contribution to someone else's open-source project: a pull request or patch."""
 

@@ -10,11 +10,14 @@ from django.db.models import Count, Prefetch
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html
 
+from people.admin import ProjectAdmin
 from people.editing import (
     KeepMemberFormSet,
     LabModelAdmin,
     MemberRowsInline,
+    MemberWorkInline,
     YearFilter,
     member_filter,
     member_person,
@@ -23,7 +26,13 @@ from people.models import Person, split_name
 from publications import importing
 from publications.authors import LIST, author_list
 from publications.importing import ImportProblem, batches, files
-from publications.models import Authorship, ImportBatch, Publication, Venue
+from publications.models import (
+    Authorship,
+    ImportBatch,
+    ProjectPublication,
+    Publication,
+    Venue,
+)
 
 
 class AuthorshipForm(forms.ModelForm):
@@ -45,6 +54,7 @@ class AuthorshipForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["position"].required = False
         self.fields["position"].help_text = "Leave empty to add at the end."
+        self.fields["position"].widget.attrs["placeholder"] = "next"
 
 
 class AuthorshipFormSet(KeepMemberFormSet):
@@ -97,8 +107,18 @@ class AuthorshipInline(MemberRowsInline):
     model = Authorship
     form = AuthorshipForm
     formset = AuthorshipFormSet
+    verbose_name, verbose_name_plural = "author", "authors"
     extra = 1
     autocomplete_fields = ["person"]
+
+
+class ProjectPublicationInline(MemberWorkInline):
+    model = ProjectPublication
+    work_field = "publication"
+    credited_lookup = "authorships__person"
+
+
+ProjectAdmin.inlines = [*ProjectAdmin.inlines, ProjectPublicationInline]
 
 
 class ImportForm(forms.Form):
@@ -158,7 +178,10 @@ class ImportForm(forms.Form):
 @admin.register(Publication)
 class PublicationAdmin(LabModelAdmin):
     owner_lookup = "authorships__person"
-    list_display = ["display_title", "venue", "date", "kind", "status", "is_selected", "authors"]
+    # The authors go under the title, as in a reference list: a column of their own left the
+    # titles one word per line at 1,280 px.
+    list_display = ["title_and_authors", "venue", "date", "kind", "status", "is_selected"]
+    list_display_links = None  # the title links itself
     list_filter = [
         YearFilter,
         "kind",
@@ -318,10 +341,16 @@ class PublicationAdmin(LabModelAdmin):
                 person=person,
             )
 
-    @admin.display(description="authors")
-    def authors(self, publication):
-        """As the lab's lists print them (the one renderer), shortened by its settings."""
-        return author_list(publication, LIST).plain()
+    @admin.display(description="publication", ordering="title")
+    def title_and_authors(self, publication):
+        """The title, linked to its change page, and the authors as the lab's lists print
+        them (the one renderer), shortened by its settings."""
+        return format_html(
+            '<a href="{}">{}</a><br><span class="list-authors">{}</span>',
+            reverse("admin:publications_publication_change", args=[publication.pk]),
+            publication.display_title,
+            author_list(publication, LIST).plain(),
+        )
 
 
 AUTHOR_FIELDS = {

@@ -19,7 +19,7 @@ from core.identifiers import OrcidField, normalize_doi
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
-from people.models import Person, split_name
+from people.models import Person, Project, split_name
 from publications import roles
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
@@ -297,6 +297,9 @@ class Publication(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    projects = models.ManyToManyField(
+        Project, through="ProjectPublication", related_name="publications", blank=True
+    )
 
     objects = PublicationQuerySet.as_manager()
     history = HistoricalRecords()
@@ -552,6 +555,26 @@ class Authorship(models.Model):
             part[0].upper() for part in re.split(r"[\s\-.]+", self.given_name) if part
         )
         return f"{initials} {self.family_name}"
+
+
+class ProjectPublication(models.Model):
+    """A publication that came out of a project; the project's card lists it."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE)
+    publication = models.ForeignKey(Publication, on_delete=models.CASCADE)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = "publication from the project"
+        verbose_name_plural = "publications from the project"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "publication"], name="project_lists_a_publication_once"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.project}: {self.publication}"
 
 
 class ImportBatch(models.Model):

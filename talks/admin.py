@@ -2,8 +2,15 @@
 
 from django.contrib import admin
 
-from people.editing import LabModelAdmin, MemberRowsInline, YearFilter, member_filter
-from talks.models import Award, Recipient, Speaker, Talk
+from people.admin import ProjectAdmin
+from people.editing import (
+    LabModelAdmin,
+    MemberRowsInline,
+    MemberWorkInline,
+    YearFilter,
+    member_filter,
+)
+from talks.models import Award, ProjectTalk, Recipient, Speaker, Talk
 
 
 class SpeakerInline(MemberRowsInline):
@@ -18,6 +25,15 @@ class RecipientInline(MemberRowsInline):
     extra = 1
     autocomplete_fields = ["person"]
     fields = ["position", "person", "name"]
+
+
+class ProjectTalkInline(MemberWorkInline):
+    model = ProjectTalk
+    work_field = "talk"
+    credited_lookup = "speakers__person"
+
+
+ProjectAdmin.inlines = [*ProjectAdmin.inlines, ProjectTalkInline]
 
 
 @admin.register(Talk)

@@ -10,7 +10,7 @@ from core.markup import detect_language
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
-from people.models import Person
+from people.models import Person, Project
 from publications.models import Publication
 
 
@@ -81,6 +81,9 @@ class Talk(models.Model):
     )
     description = models.TextField(blank=True, help_text="Markdown.")
     is_published = models.BooleanField("published", default=True)
+    projects = models.ManyToManyField(
+        Project, through="ProjectTalk", related_name="talks", blank=True
+    )
 
     objects = TalkQuerySet.as_manager()
     history = HistoricalRecords()
@@ -122,6 +125,24 @@ class Talk(models.Model):
         return bool(
             self.description or self.links() or self.publication_id or len(self.speakers.all()) > 1
         )
+
+
+class ProjectTalk(models.Model):
+    """A talk about a project; the project's card lists it."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE)
+    talk = models.ForeignKey(Talk, on_delete=models.CASCADE)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = "talk about the project"
+        verbose_name_plural = "talks about the project"
+        constraints = [
+            models.UniqueConstraint(fields=["project", "talk"], name="project_lists_a_talk_once")
+        ]
+
+    def __str__(self):
+        return f"{self.project}: {self.talk}"
 
 
 class AwardQuerySet(DatedQuerySet):

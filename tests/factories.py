@@ -92,6 +92,15 @@ class ProjectFactory(factory.django.DjangoModelFactory):
     tags = "RDMA, KV Cache"
 
 
+class ProjectResultFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = people.ProjectResult
+
+    project = factory.SubFactory(ProjectFactory)
+    value = factory.Sequence(lambda n: f"{n + 2}×")
+    measure = "throughput"
+
+
 class ContributionFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = people.Contribution

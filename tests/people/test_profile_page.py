@@ -134,11 +134,16 @@ def test_plain_fields_are_escaped(client):
 def _fill_every_section(person, count):
     for factory in SECTION_FACTORIES:
         factory.create_batch(count, person=person)
+    for project in person.projects.all():
+        factories.ProjectResultFactory.create_batch(count, project=project)
     for _ in range(count):
         paper = factories.authored(person, ["A Author", "B Author"], at=1)
         factories.AwardFactory(publication=paper, kind="best-paper")
-        factories.SpeakerFactory(person=person, talk__publication=paper)
+        talk = factories.SpeakerFactory(person=person, talk__publication=paper).talk
         factories.RecipientFactory(person=person)
+        for project in person.projects.all():
+            paper.projects.add(project)
+            talk.projects.add(project)
     for section in SectionIntroduction.Section.values[:count]:
         SectionIntroduction.objects.create(person=person, section=section, text="Selected.")
 
@@ -160,8 +165,9 @@ def test_profile_query_count_is_pinned_and_independent_of_section_sizes(
     client.get("/people/small/")  # creates the lab settings row
 
     # The lab settings row is read once per request, so every worker sees an edit at once;
-    # each kind of section is one query (section introductions, the 21st, included).
-    with django_assert_max_num_queries(21):
+    # each kind of section is one query (section introductions, the 21st, included), and a
+    # project's results, papers and talks one each.
+    with django_assert_max_num_queries(24):
         client.get("/people/large/")
     assert _profile_queries(client, "/people/small/") == _profile_queries(client, "/people/large/")
 

@@ -41,6 +41,8 @@ def _owned(model, owner):
         return owner
     if model == "newsitem":
         return factories.NewsItemFactory(person=owner)
+    if model == "project":
+        return factories.ProjectFactory(person=owner)
     if model == "publication":
         return factories.authored(owner, ["O Member", "X Y"], at=1)
     if model == "talk":
@@ -64,7 +66,7 @@ def _owned(model, owner):
     raise AssertionError(model)
 
 
-CONTENT = {"person", "newsitem", "publication", "talk", "award"}
+CONTENT = {"person", "newsitem", "project", "publication", "talk", "award"}
 AXES = {"accessattempt", "accesslog", "accessfailurelog"}
 
 
