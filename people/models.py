@@ -278,7 +278,12 @@ class Link(ProfileSection):
     label = models.CharField(
         max_length=100, blank=True, help_text="Leave empty to use the kind's name."
     )
-    url = WebURLField("URL")
+    url = WebURLField(
+        "URL",
+        help_text="Required: the profile shows each link as a button to follow, and one "
+        "without an address would lead nowhere. Writing whose address you do not know goes "
+        "under Writing, which needs none.",
+    )
 
     class Meta:
         ordering = ["person", "order", "pk"]

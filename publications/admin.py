@@ -416,6 +416,8 @@ class VenueAdmin(LabModelAdmin):
     ]
     actions = ["merge_venues"]
 
+    ordering = ["short_name"]  # stated: a grouped query drops Meta.ordering (autocomplete)
+
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(paper_count=Count("publications"))
 
