@@ -282,7 +282,7 @@ def import_lab(
         state_apps = executor.loader.project_state(targets).apps
     try:
         with transaction.atomic():
-            _delete_content(accounts=manifest["accounts"] and replace)
+            _delete_content(accounts=manifest["accounts"] and replace, state_apps=state_apps)
             written = _write_rows(archive, state_apps, say)
             saved_files = _write_media(archive, say)
             try:
@@ -297,10 +297,15 @@ def import_lab(
     return manifest
 
 
-def _delete_content(*, accounts: bool) -> None:
+def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
     """Delete the content an archive restores (with `accounts`, the accounts too): all of it
-    after --replace, else only the settings row a new site makes for itself."""
-    for model in reversed(_content_models()):
+    after --replace, else only the settings row a new site makes for itself. Tables are
+    those of the schema being restored into (an older archive's has fewer)."""
+    for current in reversed(_content_models()):
+        try:
+            model = _model(state_apps, current._meta.label_lower)
+        except LookupError:
+            continue  # added after the archive's schema: no table yet
         model._default_manager.all()._raw_delete(connection.alias)
     if accounts:
         LogEntry.objects.all().delete()

@@ -248,6 +248,10 @@ def test_an_archive_from_an_older_schema_is_restored_and_migrated_forward(demo):
     def as_written_before_printed_names(manifest, members):
         # Before talks 0004, a speaker linked to a member kept no printed name of their own.
         manifest["migrations"]["talks"] = "0003_web_links_only"
+        later = {"talks.projecttalk", "talks.historicalprojecttalk"}  # talks 0006
+        manifest["models"] = [m for m in manifest["models"] if m["model"] not in later]
+        for label in later:
+            del members[f"data/{label}.json"]
         rows = json.loads(members["data/talks.speaker.json"])
         for row in rows:
             if row["fields"]["person"] is not None:
