@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Field, Model
+from django.dispatch import Signal
 from django.utils import timezone
 from simple_history.utils import get_history_manager_for_model
 
@@ -34,6 +35,10 @@ _PLAIN = {
 }
 _PLAIN_TYPES = {str, int, bool, type(None)}
 
+# Sent (sender: the model) after rows are inserted here, as bulk writes send no post_save:
+# whoever caches what the rows show listens (the site's page cache).
+rows_inserted = Signal()
+
 
 def insert_rows(
     model: type[Model], objs: Sequence[Model], batch_size: int = 2000, *, raw: bool = False
@@ -53,6 +58,7 @@ def insert_rows(
         else:  # auto_now, files and the like
             columns.append([field.pre_save(obj, True) for obj in objs])
     _execute(model, fields, columns, batch_size)
+    rows_inserted.send(sender=model)
 
 
 def _execute(

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 
 
 class LabsiteConfig(AppConfig):
@@ -12,3 +12,12 @@ class LabsiteConfig(AppConfig):
         # Sent once per app after every migrate (and after a test's table flush); the last
         # call, once every app's permissions exist, leaves the roles exactly as declared.
         post_migrate.connect(sync_groups, dispatch_uid="labsite-sync-groups")
+
+        from core.bulk import rows_inserted
+        from labsite import page_cache
+
+        # Any change to the content makes every worker's cached pages out of date; so does a
+        # migrate (an upgrade may change what pages say).
+        for signal in (post_save, post_delete, m2m_changed, rows_inserted):
+            signal.connect(page_cache.content_changed, dispatch_uid=f"labsite-pages-{signal}")
+        post_migrate.connect(page_cache.schema_changed, dispatch_uid="labsite-pages-migrate")

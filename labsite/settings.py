@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a page served from the cache needs none of the rest (labsite/page_cache.py).
+    "labsite.page_cache.PublicPageCacheMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -93,6 +95,16 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+    # Room for whole public pages (labsite/page_cache.py); Redis is sized by its own config.
+    CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 5000)
+# Public pages served whole from the cache to anonymous visitors until content changes (on
+# by default; off with DEBUG, where a template edit should show at once).
+PAGE_CACHE = env.bool("PAGE_CACHE", default=not DEBUG)
+# With a cache the workers share, sessions are read from it and written through to the
+# database; a per-process cache could keep a logged-out session alive in another worker.
+if "redis" in CACHES["default"]["BACKEND"].lower():
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

@@ -139,8 +139,9 @@ def _queries(client, url):
 
 
 def test_profile_query_count_is_the_same_with_10_and_300_publications(
-    client, django_assert_max_num_queries
+    client, django_assert_max_num_queries, settings
 ):
+    settings.PAGE_CACHE = False  # what building the page costs, visit after visit
     few, many = PersonFactory(slug="few"), PersonFactory(slug="many")
     _fill(few, 10)
     _fill(many, 300)

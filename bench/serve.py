@@ -1,0 +1,179 @@
+"""Requests per second of the public pages, served by gunicorn (one sync worker, DEBUG off),
+against WhiteNoise serving a static copy of the same profile from the same gunicorn: the
+ratio is how close the live site comes to a static site generator. One run, one machine.
+
+    .venv/bin/python bench/serve.py [--seconds=5] [--exports]
+
+Needs wrk (Debian's package `wrk`). The lab is the demo lab plus a member with 300
+generated papers; warm: the page cache holds every page; cold: CACHE_URL=dummycache://,
+so every request builds its page. With --exports, also the lab-wide exports at 10,000
+papers, cold and warm (a few minutes: the papers are generated first).
+"""
+
+import http.client
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _setup import ROOT, django_on_scratch_database
+
+PYTHON = sys.executable
+STATIC_APP = """
+from whitenoise import WhiteNoise
+def nothing(environ, start_response):
+    start_response("404 Not Found", [("Content-Type", "text/plain")])
+    return [b""]
+application = WhiteNoise(nothing, root={root!r}, index_file=True, autorefresh=False)
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(app, env, cwd, workers=1):
+    port = free_port()
+    process = subprocess.Popen(
+        [PYTHON, "-m", "gunicorn", app, "--workers", str(workers), "--bind", f"127.0.0.1:{port}"],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            get(port, "/health/")
+            return process, port
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{app} did not start")
+
+
+def get(port, path):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def wrk(port, path, seconds):
+    """Requests per second over `seconds` (wrk: 1 thread, 4 connections)."""
+    output = subprocess.run(
+        ["wrk", "-t1", "-c4", f"-d{seconds}s", f"http://127.0.0.1:{port}{path}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    assert not errors, f"{path}: {errors.group(0)}"
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+
+
+def make_lab(papers_for_bench_member=300):
+    from django.core.management import call_command
+    from profile_render import make_member
+
+    from publications.models import Venue
+
+    call_command("load_demo", verbosity=0)
+    make_member("three-hundred", papers_for_bench_member, Venue.objects.first())
+
+
+def main(seconds=5, exports=False):
+    if not shutil.which("wrk"):
+        sys.exit("bench/serve.py needs wrk: apt-get install wrk")
+    scratch = django_on_scratch_database(debug=False)
+    sys.path.insert(0, str(ROOT))
+    make_lab()
+    from publications.models import Publication
+
+    paper = Publication.objects.filter(authorships__person__slug="teng-ma").first()
+    env = {
+        **os.environ,
+        "STATIC_ROOT": str(scratch / "static"),
+        "SECURE_SSL_REDIRECT": "off",
+        "ALLOWED_HOSTS": "127.0.0.1",
+    }
+    subprocess.run(
+        [PYTHON, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
+    )
+
+    # The static copy: the 40-paper profile as a file, served by WhiteNoise.
+    copy = Path(tempfile.mkdtemp(prefix="labsite-static-copy-"))
+    site, port = start("labsite.wsgi", env, ROOT)
+    status, body = get(port, "/people/teng-ma/")
+    assert status == 200
+    (copy / "index.html").write_bytes(body)
+    (copy / "health").mkdir()
+    (copy / "health" / "index.html").write_text("ok")
+    (copy / "static_app.py").write_text(STATIC_APP.format(root=str(copy)))
+    static, static_port = start("static_app", env, copy)
+    static_rps = wrk(static_port, "/", seconds)
+    static.terminate()
+    print(f"static copy of the profile ({len(body) / 1024:.0f} KB): {static_rps:,.0f} req/s\n")
+
+    pages = [
+        "/",
+        "/people/",
+        "/people/teng-ma/",
+        "/people/three-hundred/",
+        "/publications/",
+        paper.get_absolute_url(),
+        "/talks/",
+        "/awards/",
+        "/news/",
+        "/publications/feed/",
+        "/sitemap.xml",
+        "/publications/export.bib",
+    ]
+    print(f"{'page':42} {'warm req/s':>10} {'ratio':>7}")
+    for path in pages:
+        get(port, path)  # fills the page cache
+        rps = wrk(port, path, seconds)
+        print(f"{path:42} {rps:10,.0f} {rps / static_rps:7.3f}")
+    site.terminate()
+
+    cold, cold_port = start("labsite.wsgi", {**env, "CACHE_URL": "dummycache://"}, ROOT)
+    print(f"\n{'cold cache (CACHE_URL=dummycache://)':42} {'req/s':>10} {'ratio':>7}")
+    for path in ("/people/teng-ma/", "/people/three-hundred/", "/", "/publications/"):
+        rps = wrk(cold_port, path, seconds)
+        print(f"{path:42} {rps:10,.0f} {rps / static_rps:7.3f}")
+    cold.terminate()
+    if exports:
+        export_timings(env)
+
+
+def export_timings(env):
+    from profile_render import make_member
+
+    from publications.models import Venue
+
+    make_member("ten-thousand", 10_000 - 340, Venue.objects.first())
+    site, port = start("labsite.wsgi", env, ROOT)
+    print(f"\n{'lab-wide export, 10,000 papers':42} {'cold s':>8} {'warm s':>8} {'size':>8}")
+    for path in ("/publications/export.bib", "/publications/export.json", "/sitemap.xml"):
+        timings = []
+        for _ in range(2):
+            started = time.perf_counter()
+            status, body = get(port, path)
+            timings.append(time.perf_counter() - started)
+            assert status == 200, (path, status)
+        print(f"{path:42} {timings[0]:8.2f} {timings[1]:8.3f} {len(body) / 2**20:6.1f} MB")
+    site.terminate()
+
+
+if __name__ == "__main__":
+    options = dict(arg[2:].partition("=")[::2] for arg in sys.argv[1:])
+    main(seconds=int(options.get("seconds") or 5), exports="exports" in options)

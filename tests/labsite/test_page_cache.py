@@ -1,0 +1,176 @@
+"""Public pages come whole from the cache for anonymous visitors, compressed and with an
+ETag, and are fresh again after any change: a save, an admin edit, an import, a restore,
+a settings edit. Editors always get a freshly built page."""
+
+import gzip
+import io
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from labsite import archive
+from people.models import LabSettings, Person
+from tests import factories
+from tests.admin_forms import form_data
+
+pytestmark = pytest.mark.django_db
+
+PROFILE = "/people/teng-ma/"
+
+
+@pytest.fixture(autouse=True)
+def _settings_row(db):
+    LabSettings.load()  # made on a site's first visit; a save like any other
+
+
+def _cached_twice(client, url=PROFILE):
+    first = client.get(url)
+    second = client.get(url)
+    assert (first["X-Page-Cache"], second["X-Page-Cache"]) == ("miss", "hit")
+    return second
+
+
+def test_a_second_visit_is_served_from_the_cache_without_a_query(
+    client, person, django_assert_num_queries
+):
+    built = client.get(PROFILE)
+
+    with django_assert_num_queries(0):
+        cached = client.get(PROFILE)
+
+    assert cached["X-Page-Cache"] == "hit"
+    assert cached.content == built.content
+    assert cached["Content-Type"] == built["Content-Type"]
+    # the headers the security middleware sets are on the cached answer too
+    assert cached["Content-Security-Policy"] == built["Content-Security-Policy"]
+    assert cached["X-Frame-Options"] == "DENY"
+
+
+def test_a_save_makes_the_next_visit_fresh(client, person):
+    _cached_twice(client)
+
+    person.name = "Teng Ma (renamed)"
+    person.save()
+
+    response = client.get(PROFILE)
+    assert response["X-Page-Cache"] == "miss"
+    assert "Teng Ma (renamed)" in response.content.decode()
+
+
+def test_an_edit_through_the_admin_reaches_anonymous_visitors(client, admin_client, person):
+    _cached_twice(client)
+    url = f"/admin/people/person/{person.pk}/change/"
+
+    admin_client.post(url, form_data(admin_client.get(url), title="Associate Professor"))
+
+    assert "Associate Professor" in client.get(PROFILE).content.decode()
+
+
+def test_a_settings_edit_reaches_every_page(client, person):
+    _cached_twice(client, "/")
+    _cached_twice(client)
+
+    lab = LabSettings.load()
+    lab.name = "Renamed Systems Lab"
+    lab.save()
+
+    for url in ("/", PROFILE):
+        assert "Renamed Systems Lab" in client.get(url).content.decode()
+
+
+def test_an_import_reaches_the_publication_list(client, tmp_path):
+    _cached_twice(client, "/publications/")
+    bib = tmp_path / "new.bib"
+    bib.write_text("@inproceedings{x, title={Pooled Memory at Scale}, author={Ma, T}, year=2026}")
+
+    call_command("import_publications", str(bib), stdout=io.StringIO())
+
+    assert "Pooled Memory at Scale" in client.get("/publications/").content.decode()
+
+
+def test_a_restore_reaches_the_pages(client, person):
+    saved = io.BytesIO()
+    archive.export_lab(saved)
+    person.delete()
+    assert client.get(PROFILE).status_code == 404
+    _cached_twice(client, "/people/")
+
+    archive.import_lab(io.BytesIO(saved.getvalue()), replace=True)
+
+    assert client.get(PROFILE).status_code == 200
+    assert "Teng Ma" in client.get("/people/").content.decode()
+
+
+def test_a_visitor_who_accepts_gzip_gets_the_page_compressed(client, person):
+    plain = client.get(PROFILE)
+
+    compressed = client.get(PROFILE, headers={"accept-encoding": "br, gzip"})
+
+    assert compressed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(compressed.content) == plain.content
+    assert int(compressed["Content-Length"]) < len(plain.content) / 2
+    assert "Accept-Encoding" in compressed["Vary"]
+
+
+def test_a_visitor_who_has_the_page_gets_not_modified(client, person):
+    etag = client.get(PROFILE)["ETag"]
+
+    again = client.get(PROFILE, headers={"if-none-match": etag})
+
+    assert again.status_code == 304 and again.content == b""
+    person.name = "Teng Ma (renamed)"
+    person.save()
+    assert client.get(PROFILE, headers={"if-none-match": etag}).status_code == 200
+
+
+def test_exports_and_feeds_are_cached_by_their_filters(client, person):
+    factories.authored(person, ["T Ma"], at=1, kind="journal", title="A Journal Paper")
+    factories.authored(person, ["T Ma"], at=1, kind="conference", title="A Conference Paper")
+
+    _cached_twice(client, "/people/teng-ma/publications.bib?kind=journal")
+    journal = client.get("/people/teng-ma/publications.bib?kind=journal").content.decode()
+    everything = client.get("/people/teng-ma/publications.bib").content.decode()
+
+    assert "A Journal Paper" in journal and "A Conference Paper" not in journal
+    assert "A Conference Paper" in everything
+    _cached_twice(client, "/publications/feed/")
+
+
+def test_editors_always_get_a_freshly_built_page(admin_client, person):
+    admin_client.get(PROFILE)
+
+    response = admin_client.get(PROFILE)
+
+    assert "X-Page-Cache" not in response
+
+
+@pytest.mark.parametrize("url", ["/admin/login/", "/health/", "/people/nobody/"])
+def test_the_admin_the_health_check_and_errors_are_never_stored(client, url):
+    client.get(url)
+
+    assert "X-Page-Cache" not in client.get(url)
+
+
+def test_a_page_is_stored_per_host(client, person, settings):
+    settings.ALLOWED_HOSTS = ["lab.example.org", "testserver"]
+    client.get(PROFILE)
+
+    other = client.get(PROFILE, headers={"host": "lab.example.org"})
+
+    assert other["X-Page-Cache"] == "miss"
+
+
+@override_settings(PAGE_CACHE=False)
+def test_with_the_page_cache_off_every_page_is_built(client, person):
+    client.get(PROFILE)
+
+    assert "X-Page-Cache" not in client.get(PROFILE)
+
+
+def test_a_deleted_member_disappears_from_the_team_page(client, person):
+    _cached_twice(client, "/people/")
+
+    Person.objects.filter(pk=person.pk).delete()
+
+    assert "Teng Ma" not in client.get("/people/").content.decode()
