@@ -4,3 +4,8 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "labsite.settings")
 application = get_wsgi_application()
+
+from labsite.page_cache import CachedPagesApp  # noqa: E402 (needs the settings loaded)
+
+# Cached public pages are answered before Django's request cycle starts.
+application = CachedPagesApp(application)

@@ -174,3 +174,69 @@ def test_a_deleted_member_disappears_from_the_team_page(client, person):
     Person.objects.filter(pk=person.pk).delete()
 
     assert "Teng Ma" not in client.get("/people/").content.decode()
+
+
+@pytest.fixture
+def wsgi_application():
+    """labsite/wsgi.py's stack; the test's database connection kept open across requests
+    (as Django's test client keeps it)."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    from labsite.page_cache import CachedPagesApp
+
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield CachedPagesApp(WSGIHandler())
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
+
+
+def _wsgi_get(application, path, **headers):
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "testserver",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": io.StringIO(),
+        **{f"HTTP_{name.upper()}": value for name, value in headers.items()},
+    }
+    answer = {}
+
+    def start_response(status, response_headers, exc_info=None):
+        answer.update(status=status, headers=dict(response_headers))
+
+    answer["body"] = b"".join(application(environ, start_response))
+    return answer
+
+
+def test_production_answers_a_hit_before_django_with_the_same_page_and_headers(
+    person, wsgi_application, django_assert_num_queries
+):
+    from django.core.signals import request_started
+
+    application = wsgi_application
+    built = _wsgi_get(application, PROFILE)
+    django_requests = []
+
+    def started(**kwargs):
+        django_requests.append(kwargs)
+
+    request_started.connect(started)
+    with django_assert_num_queries(0):
+        hit = _wsgi_get(application, PROFILE)
+        not_modified = _wsgi_get(application, PROFILE, if_none_match=hit["headers"]["ETag"])
+    request_started.disconnect(started)
+    assert django_requests == []  # answered before Django's request cycle
+    editor = _wsgi_get(application, PROFILE, cookie="sessionid=abc")
+
+    assert built["headers"]["X-Page-Cache"] == "miss" and hit["headers"]["X-Page-Cache"] == "hit"
+    assert hit["body"] == built["body"]
+    assert hit["headers"]["Content-Security-Policy"] == built["headers"]["Content-Security-Policy"]
+    assert not_modified["status"] == "304 Not Modified" and not_modified["body"] == b""
+    assert "X-Page-Cache" not in editor["headers"]
