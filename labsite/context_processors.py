@@ -6,6 +6,14 @@ STATIC_EXPORT_KEY = "labsite.static_export"
 
 
 def lab(request):
-    """The lab settings, for the header, footer and page titles of every page, and whether
-    the page is rendered for the static copy (`static_export`)."""
-    return {"lab": LabSettings.load(), "static_export": STATIC_EXPORT_KEY in request.META}
+    """The lab settings, for the header, footer and page titles of every page; the part of
+    the site the page is in (`site_section`, for the menu: a URL namespace or name, empty
+    on an error page, which no URL matched); and whether the page is rendered for the
+    static copy (`static_export`)."""
+    match = request.resolver_match
+    return {
+        "lab": LabSettings.load(),
+        "site_section": (match.namespace or match.url_name or "") if match else "",
+        "site_page": (match.url_name or "") if match else "",
+        "static_export": STATIC_EXPORT_KEY in request.META,
+    }

@@ -3,8 +3,11 @@
 from typing import NamedTuple
 
 from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.generic import DetailView, ListView
 
+from core.weblinks import is_web_url
 from people.models import (
     Education,
     LabSettings,
@@ -15,6 +18,7 @@ from people.models import (
 )
 from publications.models import Publication
 from publications.profile import ProfilePapers
+from publications.views import json_ld
 from talks.models import Award, Talk
 
 
@@ -83,7 +87,35 @@ class ProfileView(DetailView):
         awards = Award.objects.published().for_person(self.object).for_listing()
         context["papers"] = papers
         context["sections"] = _profile_sections(self.object, papers, list(talks), list(awards))
+        context["person_json_ld"] = mark_safe(json_ld(_person_data(self.request, self.object)))
         return context
+
+
+def _person_data(request, person):
+    """schema.org Person for search engines: who they are, where, and their other pages
+    (ORCID first) as sameAs."""
+    lab = LabSettings.load()
+    home = request.build_absolute_uri(reverse("home"))
+    data = {
+        "@context": "https://schema.org",
+        "@type": "Person",
+        "name": person.name,
+        "url": request.build_absolute_uri(person.get_absolute_url()),
+        "memberOf": {"@type": "Organization", "name": lab.name, "url": home},
+    }
+    if person.native_name:
+        data["alternateName"] = person.native_name
+    if person.title:
+        data["jobTitle"] = person.title
+    if person.affiliation:
+        data["affiliation"] = {"@type": "Organization", "name": person.affiliation}
+    if person.photo:
+        data["image"] = request.build_absolute_uri(person.photo.url)
+    same_as = [f"https://orcid.org/{person.orcid}"] if person.orcid else []
+    same_as += [link.url for link in person.links.all() if is_web_url(link.url)]
+    if same_as:
+        data["sameAs"] = same_as
+    return data
 
 
 class Section(NamedTuple):

@@ -1,6 +1,7 @@
 """Sitemap sections: every public page that has its own address."""
 
 from django.contrib.sitemaps import Sitemap
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from people.models import Person
@@ -16,9 +17,18 @@ class StaticSitemap(Sitemap):
         return reverse(item)
 
 
+def _last_changed(model):
+    """An annotation: when a row last changed, read from its history (one subquery)."""
+    history = model.history.model.objects.filter(id=OuterRef("pk")).order_by("-history_date")
+    return Subquery(history.values("history_date")[:1])
+
+
 class PersonSitemap(Sitemap):
     def items(self):
-        return Person.objects.published().order_by("slug")
+        return Person.objects.published().annotate(changed=_last_changed(Person)).order_by("slug")
+
+    def lastmod(self, person):
+        return person.changed
 
 
 class PublicationSitemap(Sitemap):
@@ -32,7 +42,11 @@ class PublicationSitemap(Sitemap):
 class TalkSitemap(Sitemap):
     def items(self):
         """Talks with a page worth visiting (more than the line the list shows)."""
-        return [t for t in Talk.objects.published().for_listing().order_by("pk") if t.has_page]
+        talks = Talk.objects.published().for_listing().annotate(changed=_last_changed(Talk))
+        return [t for t in talks.order_by("pk") if t.has_page]
+
+    def lastmod(self, talk):
+        return talk.changed
 
 
 SITEMAPS = {

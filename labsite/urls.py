@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from labsite import views
 from labsite.sitemaps import SITEMAPS
@@ -30,6 +31,8 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("robots.txt", views.robots_txt, name="robots"),
+    path("favicon.svg", views.favicon, name="favicon"),
+    path("favicon.ico", RedirectView.as_view(pattern_name="favicon", permanent=True)),
     path("health/", views.health, name="health"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
 ]

@@ -1,4 +1,4 @@
-"""Site-wide pages: the home page, lab news, robots.txt, and the health check."""
+"""Site-wide pages: the home page, lab news, the icon, robots.txt, and the health check."""
 
 import datetime
 import uuid
@@ -7,8 +7,9 @@ from django.contrib.syndication.views import Feed
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.html import strip_tags
+from django.utils.html import escape, strip_tags
 from django.utils.text import Truncator
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -86,6 +87,24 @@ class NewsFeed(Feed):
         return f"{reverse('news')}#news-{item.pk}"
 
     item_guid_is_permalink = False
+
+
+@require_GET
+def favicon(request):
+    """The site's icon: the lab's logo when it has one, else its initials on its colour
+    (an SVG, so it is sharp at every size). /favicon.ico leads here for old browsers."""
+    lab = LabSettings.load()
+    if lab.logo:
+        return redirect(lab.logo.url)
+    initials = "".join(word[0] for word in lab.name.split() if word[0].isalnum())[:2].upper()
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
+        '<rect width="64" height="64" rx="12" fill="#1f5fa8"/>'
+        '<text x="32" y="42" font-family="system-ui, sans-serif" font-size="28" '
+        f'font-weight="700" fill="#fff" text-anchor="middle">{escape(initials or "L")}</text>'
+        "</svg>"
+    )
+    return HttpResponse(svg, content_type="image/svg+xml")
 
 
 @require_GET

@@ -102,12 +102,16 @@ def _ascii_word(text):
 
 
 def citation_key(publication, authors):
-    """The admin's key, else first author's family name + year + first long title word."""
+    """The admin's key, else first author's family name + year + first long title word (a
+    patent's number instead: patents have no title words of their own)."""
     if publication.bibtex_key:
         return publication.bibtex_key
     family = _ascii_word(authors[0].family) if authors else ""
-    words = [w for w in re.findall(r"[A-Za-z0-9]+", publication.display_title) if len(w) > 3]
-    word = _ascii_word(words[0]) if words else ""
+    if publication.kind == Kind.PATENT and publication.patent_number:
+        word = _ascii_word(publication.patent_number)
+    else:
+        words = [w for w in re.findall(r"[A-Za-z0-9]+", publication.title) if len(w) > 3]
+        word = _ascii_word(words[0]) if words else ""
     return f"{family or 'anon'}{publication.year or ''}{word}" or f"pub{publication.pk}"
 
 
@@ -143,14 +147,24 @@ def to_bibtex(publications):
             fields.append(("howpublished", latex_escape(venue.full_name)))
         if publication.date:
             fields.append(("year", str(publication.date.year)))
-            if publication.date.month:
-                fields.append(("month", str(publication.date.month)))
+            if publication.date.month:  # BibTeX's own month macros, which styles print
+                fields.append(
+                    (
+                        "month",
+                        Field(
+                            "month", _MONTHS[publication.date.month - 1], enclosing="no-enclosing"
+                        ),
+                    )
+                )
+            if publication.date.day:
+                fields.append(("day", str(publication.date.day)))
         fields += [
             ("volume", latex_escape(publication.volume)),
             ("number", latex_escape(publication.issue or publication.patent_number)),
             ("pages", latex_escape(format_pages(publication.pages, dash="--"))),
             ("publisher", latex_escape(publication.publisher_name)),
             ("doi", _bibtex_verbatim(publication.doi)),
+            ("issn", venue.issn if venue else ""),
         ]
         if publication.arxiv_id:
             fields += [
@@ -168,9 +182,12 @@ def to_bibtex(publications):
         for name, value in fields:
             if value and name not in used:
                 used.add(name)
-                entry_fields.append(Field(name, value))
+                entry_fields.append(value if isinstance(value, Field) else Field(name, value))
         library.add(Entry(entry_type, key, entry_fields))
     return bibtexparser.write_string(library)
+
+
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
 
 def _bibtex_verbatim(text):
@@ -203,6 +220,7 @@ def to_ris(publications):
             ("EP", publication.last_page),
             ("PB", publication.publisher_name),
             ("DO", publication.doi),
+            ("SN", venue.issn if venue else ""),
             ("UR", publication.doi_url or publication.pdf_url or publication.arxiv_url),
             ("AB", publication.abstract),
             ("N1", publication.award),
@@ -243,6 +261,7 @@ def to_csl_json(publications):
             "publisher": publication.publisher_name,
             "number": publication.patent_number,
             "DOI": publication.doi,
+            "ISSN": venue.issn if venue else "",
             "URL": publication.doi_url or publication.pdf_url or publication.arxiv_url,
             "abstract": publication.abstract,
             "note": publication.award,

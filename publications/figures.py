@@ -36,6 +36,13 @@ class Figures:
     h_index: int
     per_year: list  # (year, count) for every year from the first to the last
 
+    @property
+    def citations_cover_most(self) -> bool:
+        """Whether the computed citation total and h-index mean something: most papers
+        have a recorded count. With 1 of 40 they would contradict a Scholar figure beside
+        them, so the profile leaves them out."""
+        return self.with_citations > 0 and 2 * self.with_citations >= self.total
+
     def venue_summary_text(self) -> str:
         return ", ".join(f"{v} ({n})" if n > 1 else v for v, n in self.venue_summary)
 

@@ -1,9 +1,11 @@
 """Public publication pages: the lab's list with filters, a paper's page, exports, the feed."""
 
+import datetime
 import json
 
 from django import forms
 from django.contrib.syndication.views import Feed
+from django.db.models import F
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -144,11 +146,22 @@ def publication_by_id(request, pk):
     return redirect(get_object_or_404(Publication.objects.public(), pk=pk), permanent=True)
 
 
+# schema.org types of the kinds that are not articles; a patent has no type of its own there.
+_SCHEMA_TYPES = {
+    Publication.Kind.THESIS: "Thesis",
+    Publication.Kind.BOOK: "Book",
+    Publication.Kind.CHAPTER: "Chapter",
+    Publication.Kind.REPORT: "Report",
+    Publication.Kind.PATENT: "CreativeWork",
+}
+
+
 def _scholarly_article(request, publication, authors):
-    """schema.org ScholarlyArticle for search engines; authors carry their ORCID as @id."""
+    """schema.org description for search engines (a ScholarlyArticle unless the kind has a
+    type of its own); authors carry their ORCID as @id."""
     data = {
         "@context": "https://schema.org",
-        "@type": "ScholarlyArticle",
+        "@type": _SCHEMA_TYPES.get(publication.kind, "ScholarlyArticle"),
         "headline": publication.display_title[:110],
         "name": publication.display_title,
         "url": request.build_absolute_uri(publication.get_absolute_url()),
@@ -164,14 +177,19 @@ def _scholarly_article(request, publication, authors):
     }
     if publication.date:
         data["datePublished"] = publication.date.isoformat()
-    if publication.venue:
-        data["isPartOf"] = {
-            "@type": "Periodical" if publication.venue.is_journal else "PublicationEvent",
-            "name": publication.venue.full_name,
-        }
+    venue = publication.venue
+    if venue and publication.kind != Publication.Kind.PATENT:
+        # A journal is a Periodical; proceedings (conference, workshop, preprint server)
+        # are the volume the paper is printed in, not the event itself.
+        data["isPartOf"] = {"@type": "Periodical" if venue.is_journal else "Book"}
+        data["isPartOf"]["name"] = venue.full_name
+        if venue.issns():
+            data["isPartOf"]["issn"] = venue.issns()
+    if publication.kind == Publication.Kind.PATENT and publication.patent_number:
+        data["identifier"] = publication.display_title
     if publication.doi:
         data["sameAs"] = publication.doi_url
-        data["identifier"] = {
+        data["identifier"] = {  # a DOI, where a patent has none
             "@type": "PropertyValue",
             "propertyID": "DOI",
             "value": publication.doi,
@@ -226,18 +244,30 @@ class LatestPublicationsFeed(Feed):
         return f"New publications from {LabSettings.load().name}."
 
     def items(self):
-        return Publication.objects.public().for_listing().order_by("-created")[:30]
+        """Newest by publication date (the order of the lists), not by when they were
+        entered: an import of old papers must not read as news."""
+        return (
+            Publication.objects.public()
+            .for_listing()
+            .order_by(F("date").desc(nulls_last=True), "-created")[:30]
+        )
 
     def item_title(self, publication):
         return publication.display_title
 
     def item_description(self, publication):
-        # Feed readers read a description as HTML: names and venues go in escaped.
-        authors = author_list(publication, FEED)
-        return escape(f"{authors.plain()}. {publication.venue_label}.")
+        # Feed readers read a description as HTML: names and venues go in escaped. Each
+        # part ends in one full stop ("et al." keeps its own), and an empty part is left out.
+        parts = [author_list(publication, FEED).plain(), publication.venue_label]
+        return escape(" ".join(p if p.endswith(".") else f"{p}." for p in parts if p))
 
     def item_pubdate(self, publication):
-        return publication.created
+        """The publication date when known to the month (its first day when the day is
+        not known); none for a year alone, rather than a made-up 1 January."""
+        date = publication.date
+        if date is None or not date.month:
+            return None
+        return datetime.datetime(date.year, date.month, date.day or 1, tzinfo=datetime.UTC)
 
 
 def json_ld(data):
