@@ -61,6 +61,12 @@ class Name:
     def plain(self) -> str:
         return self.text + "".join(m.symbol for m in self.markers)
 
+    @property
+    def is_organization(self) -> bool:
+        """A group author ("ETH Zürich Systems Group"): a name of several words with no
+        given name, as importers store a braced BibTeX or Crossref organization."""
+        return not self.given and " " in self.family.strip()
+
 
 @dataclass
 class AuthorList:
@@ -136,13 +142,18 @@ def author_list(
     lab = lab or LabSettings.load()
     rows = list(publication.authorships.all())
     symbols = {EQUAL: lab.marker_equal_contribution, CORRESPONDING: lab.marker_corresponding}
-    full_names = context == EXPORT or lab.author_name_style == LabSettings.AuthorNameStyle.FULL
+    # A paper's own page, feeds aside, has room for the names as stored; lists follow the
+    # lab's style.
+    full_names = (
+        context in (EXPORT, DETAIL) or lab.author_name_style == LabSettings.AuthorNameStyle.FULL
+    )
     affiliations = []
     names = []
     for index, row in enumerate(rows):
         if row.is_unlisted:
             last = index == len(rows) - 1
-            names.append(Name("et al." if last else "…", is_gap=True))
+            text = "…" if not last else "and others" if context == DETAIL else "et al."
+            names.append(Name(text, is_gap=True))
             continue
         roles = [r for r, on in ((EQUAL, row.is_equal_contribution),
                                  (CORRESPONDING, row.is_corresponding)) if on]  # fmt: skip

@@ -6,11 +6,11 @@ from the one renderer (`author_list(..., EXPORT)`), which always gives the full 
 
 import json
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import bibtexparser
+from anyascii import anyascii
 from bibtexparser.model import Entry, Field
 
 from core.weblinks import is_web_url
@@ -97,8 +97,8 @@ def _title(text):
 
 
 def _ascii_word(text):
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]", "", folded.lower())
+    """Lowercase ASCII letters and digits of `text` in any script: "马" → "ma"."""
+    return re.sub(r"[^a-z0-9]", "", anyascii(text).lower())
 
 
 def citation_key(publication, authors):
@@ -133,7 +133,10 @@ def _unique_keys(publications):
 def to_bibtex(publications):
     library = bibtexparser.Library()
     for publication, authors, key in _unique_keys(publications):
-        names = [latex_escape(_name(n)) for n in authors.authors()]
+        names = [  # a group author braced, else BibTeX takes its last word for a surname
+            f"{{{latex_escape(n.family)}}}" if n.is_organization else latex_escape(_name(n))
+            for n in authors.authors()
+        ]
         if authors.has_unlisted:
             names.append("others")
         fields = [("title", _title(publication.display_title)), ("author", " and ".join(names))]

@@ -167,7 +167,7 @@ def _scholarly_article(request, publication, authors):
         "url": request.build_absolute_uri(publication.get_absolute_url()),
         "author": [
             {
-                "@type": "Person",
+                "@type": "Organization" if n.is_organization else "Person",
                 "name": f"{n.given} {n.family}".strip(),
                 **({"@id": f"https://orcid.org/{n.orcid}"} if n.orcid else {}),
                 **({"url": request.build_absolute_uri(n.url)} if n.url else {}),

@@ -148,3 +148,33 @@ def test_computed_citation_figures_appear_only_when_most_papers_have_a_count(cli
 
     assert "summed over" not in sparse and sparse.count("<dt>h-index</dt>") == 1
     assert "summed over the 4 of 4 papers" in covered
+
+
+def test_names_in_any_script_and_group_authors_go_out_as_their_consumers_read_them(client, person):
+    paper = factories.authored(person, ["T Ma"], at=1, title="Pooling Memory", date="2025")
+    first = paper.authorships.get()
+    first.given_name, first.family_name = "腾", "马"
+    first.save()
+    factories.AuthorshipFactory(
+        publication=paper, position=2, given_name="", family_name="ETH Zürich Systems Group"
+    )
+
+    html = client.get(paper.get_absolute_url()).content.decode()
+    data = json.loads(re.search(r'ld\+json">(.*?)</script>', html).group(1))
+    entry = _bib(client, f"/publications/{paper.slug}/export.bib")[0]
+
+    assert '<meta name="citation_author" content="马, 腾">' in html
+    assert entry.key == "ma2025pooling"  # the surname kept, transliterated
+    assert entry["author"] == "马, 腾 and {ETH Zürich Systems Group}"
+    assert [a["@type"] for a in data["author"]] == ["Person", "Organization"]
+
+
+def test_a_papers_own_page_gives_full_names_and_says_and_others(client, person):
+    paper = factories.authored(person, ["Yuxuan Wang", "Teng Ma", "..."], at=2)
+
+    html = client.get(paper.get_absolute_url()).content.decode()
+    authors = html[
+        html.index('class="authors"') : html.index("</span></p>", html.index('class="authors"'))
+    ]
+
+    assert "Yuxuan Wang" in authors and "and others" in authors and "et al." not in authors
