@@ -269,6 +269,10 @@ def to_csl_json(publications):
             "abstract": publication.abstract,
             "note": publication.award,
         }
+        if publication.arxiv_id:  # as citeproc styles cite a preprint: "arXiv:2407.00079"
+            optional["number"] = optional["number"] or f"arXiv:{publication.arxiv_id}"
+            if not venue:
+                optional["container-title"] = "arXiv"
         item.update({k: v for k, v in optional.items() if v})
         items.append(item)
     return json.dumps(items, ensure_ascii=False, indent=2)

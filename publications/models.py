@@ -395,7 +395,8 @@ class Publication(models.Model):
     @property
     def venue_label(self):
         """ "EuroSys 2026", "OSDI 2018 (Poster)", "arXiv 2026": the short form lists print."""
-        parts = [self.venue.short_name if self.venue else ""]
+        # a preprint known only by its arXiv id was posted on arXiv
+        parts = [self.venue.short_name if self.venue else "arXiv" if self.arxiv_id else ""]
         if self.year:
             parts.append(str(self.year))
         label = " ".join(p for p in parts if p)

@@ -178,3 +178,31 @@ def test_a_papers_own_page_gives_full_names_and_says_and_others(client, person):
     ]
 
     assert "Yuxuan Wang" in authors and "and others" in authors and "et al." not in authors
+
+
+def test_a_preprint_is_a_preprint_everywhere(client, person):
+    arxiv = factories.VenueFactory(short_name="arXiv", name="arXiv", kind="preprint")
+    posted = factories.authored(person, ["T Ma"], at=1, kind="preprint", venue=arxiv)
+    posted.arxiv_id = "2407.00079"
+    posted.save()
+    bare = factories.authored(
+        person, ["T Ma"], at=1, kind="preprint", venue=None, date="2026", title="Bare Preprint"
+    )
+    bare.arxiv_id = "2601.00001"
+    bare.save()
+
+    html = client.get(posted.get_absolute_url()).content.decode()
+    entry = _bib(client, f"/publications/{posted.slug}/export.bib")[0]
+    csl = json.loads(client.get(f"/publications/{bare.slug}/export.json").content)[0]
+    profile = client.get("/people/teng-ma/").content.decode()
+
+    assert "citation_conference_title" not in html and "citation_journal_title" not in html
+    assert '<meta name="citation_arxiv_id" content="2407.00079">' in html
+    assert entry.entry_type == "misc"
+    assert (entry["eprint"], entry["archiveprefix"]) == ("2407.00079", "arXiv")
+    assert (csl["type"], csl["container-title"], csl["number"]) == (
+        "article",
+        "arXiv",
+        "arXiv:2601.00001",
+    )
+    assert "arXiv 2026" in profile[profile.index("Bare Preprint") :]
