@@ -252,6 +252,8 @@ def to_csl_json(publications):
                 for n in authors.authors()
             ],
         }
+        if authors.has_unlisted:  # BibTeX's "and others", which APA prints "& others"
+            item["author"].append({"literal": "others"})
         if publication.date:
             d = publication.date
             item["issued"] = {"date-parts": [[p for p in (d.year, d.month, d.day) if p]]}
@@ -262,7 +264,8 @@ def to_csl_json(publications):
             "issue": publication.issue,
             "page": publication.pages,
             "publisher": publication.publisher_name,
-            "number": publication.patent_number,
+            # "10,613,992" is one number; citeproc reads commas as a list ("Patent Nos.")
+            "number": re.sub(r"(?<=\d),(?=\d{3}\b)", "", publication.patent_number),
             "DOI": publication.doi,
             "ISSN": venue.issn if venue else "",
             "URL": publication.doi_url or publication.pdf_url or publication.arxiv_url,
