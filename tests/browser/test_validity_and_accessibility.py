@@ -1,0 +1,109 @@
+"""Every public page type of the demo lab, with DEBUG off (404 and 500 included), is valid
+HTML by the Nu HTML Checker and has no WCAG 2.1 AA violation by axe-core in Chromium, in
+the light and the dark theme.
+
+The checkers come from npm (vnu-jar, axe-core; CI installs them and names them in VNU_JAR
+and AXE_JS). Without them the test is skipped, unless REQUIRE_BROWSER is set.
+"""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import RequestFactory
+from django.views.defaults import server_error
+
+from publications.models import Publication
+from talks.models import Talk
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+VNU_JAR = Path(os.environ.get("VNU_JAR", ROOT / "node_modules/vnu-jar/build/dist/vnu.jar"))
+AXE_JS = Path(os.environ.get("AXE_JS", ROOT / "node_modules/axe-core/axe.min.js"))
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+@pytest.fixture
+def checkers():
+    if not (VNU_JAR.exists() and AXE_JS.exists()):
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(f"REQUIRE_BROWSER is set but {VNU_JAR} or {AXE_JS} is missing")
+        pytest.skip("npm install vnu-jar axe-core (or set VNU_JAR and AXE_JS)")
+
+
+@pytest.fixture
+def page_types(transactional_db):
+    """One address of each public page type of the demo lab."""
+    call_command("load_demo", verbosity=0)
+    papers = Publication.objects.public()
+    talk = next(t for t in Talk.objects.published().for_listing() if t.has_page)
+    return [
+        "/",
+        "/people/",
+        "/people/teng-ma/",
+        "/people/teng-ma/?kind=journal",
+        "/publications/",
+        "/publications/?year=2025",
+        papers.filter(kind="conference").first().get_absolute_url(),
+        papers.filter(kind="preprint").first().get_absolute_url(),
+        papers.filter(kind="patent").first().get_absolute_url(),
+        "/talks/",
+        talk.get_absolute_url(),
+        "/awards/",
+        "/news/",
+        "/no-such-page/",
+    ]
+
+
+def test_every_page_type_is_valid_html(checkers, page_types, client, tmp_path):
+    files = []
+    for number, url in enumerate(page_types):
+        response = client.get(url)
+        assert response.status_code == (404 if "no-such" in url else 200), url
+        files.append(tmp_path / f"{number}.html")
+        files[-1].write_bytes(response.content)
+    files.append(tmp_path / "500.html")
+    files[-1].write_bytes(server_error(RequestFactory().get("/")).content)
+
+    checked = subprocess.run(
+        ["java", "-jar", str(VNU_JAR), "--errors-only", "--format", "json", "--stdout", *files],
+        capture_output=True,
+        text=True,
+    )
+
+    messages = json.loads(checked.stdout)["messages"]
+    pages = {str(f): url for f, url in zip(files, [*page_types, "500"], strict=True)}
+    errors = [f"{pages[m['url'].removeprefix('file:')]}: {m['message']}" for m in messages]
+    assert errors == []
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_page_type_has_no_wcag_aa_violation(
+    checkers, page_types, browser, live_server, theme
+):
+    # axe is added to each page by the test; the site's CSP (no inline script) is bypassed
+    # for that alone.
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, color_scheme=theme, bypass_csp=True
+    )
+    page = context.new_page()
+    found = {}
+    for url in page_types:
+        page.goto(live_server.url + url)
+        page.add_script_tag(path=str(AXE_JS))
+        violations = page.evaluate(
+            """async (tags) => {
+                const result = await axe.run(document, {runOnly: {type: "tag", values: tags}});
+                const where = (v) => v.nodes.slice(0, 3).map((n) => n.target.join(" "));
+                return result.violations.map((v) => `${v.id}: ${where(v).join(", ")}`);
+            }""",
+            WCAG_AA,
+        )
+        if violations:
+            found[url] = violations
+    context.close()
+    assert found == {}
