@@ -218,12 +218,16 @@ def to_ris(publications):
             tags += [("PY", str(publication.date.year)), ("DA", _ris_date(publication.date))]
         tags += [
             ("VL", publication.volume),
-            ("IS", publication.issue or publication.patent_number),
+            ("IS", publication.issue),
             ("SP", publication.first_page),
             ("EP", publication.last_page),
             ("PB", publication.publisher_name),
             ("DO", publication.doi),
-            ("SN", venue.issn if venue else ""),
+            # where Zotero's RIS reader looks: SN is a patent's number, a journal's ISSN
+            # (and an ISBN for anything else, so no conference's ISSN goes there); C3 a
+            # patent's country
+            ("SN", _ris_serial_number(publication)),
+            ("C3", publication.patent_jurisdiction if publication.kind == Kind.PATENT else ""),
             ("UR", publication.doi_url or publication.pdf_url or publication.arxiv_url),
             ("AB", publication.abstract),
             ("N1", publication.award),
@@ -231,6 +235,13 @@ def to_ris(publications):
         lines += [f"{tag}  - {_ris_value(value)}" for tag, value in tags if _ris_value(value)]
         lines += ["ER  - ", ""]
     return "\n".join(lines)
+
+
+def _ris_serial_number(publication):
+    if publication.kind == Kind.PATENT:
+        return publication.patent_number
+    venue = publication.venue
+    return venue.issn if venue and venue.is_journal and publication.kind == Kind.JOURNAL else ""
 
 
 def _ris_date(date):

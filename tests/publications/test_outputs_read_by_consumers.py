@@ -71,6 +71,9 @@ def test_ris_reads_back_with_each_kinds_type_and_every_named_author(lab):
         )
         named = paper.authorships.filter(is_unlisted=False).count()
         assert len(record.get("authors", [])) == named
+        if paper.kind == Kind.PATENT:  # where Zotero reads a patent's number and country
+            assert record["issn"] == paper.patent_number  # rispy names SN after journals
+            assert record.get("custom3", "") == paper.patent_jurisdiction
 
 
 def test_bibtex_reads_back_one_entry_per_work_with_unique_keys(lab):

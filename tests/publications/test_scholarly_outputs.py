@@ -35,7 +35,7 @@ def test_bibtex_gives_the_month_as_bibtexs_own_macro_and_the_day(client, person)
 
 
 def test_the_journals_issn_reaches_bibtex_ris_csl_json_and_the_meta_tags(client, person):
-    paper = factories.authored(person, ["T Ma"], at=1, venue=_journal())
+    paper = factories.authored(person, ["T Ma"], at=1, venue=_journal(), kind="journal")
     base = f"/publications/{paper.slug}/"
 
     assert _bib(client, base + "export.bib")[0]["issn"] == "1553-3077, 1553-3093"
