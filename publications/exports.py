@@ -146,7 +146,7 @@ def to_bibtex(publications):
             fields.append(("journal", latex_escape(venue.full_name)))
         elif venue and entry_type in ("inproceedings", "incollection"):
             fields.append(("booktitle", latex_escape(venue.full_name)))
-        elif venue and entry_type == "misc" and publication.kind != Kind.PREPRINT:
+        elif venue and entry_type == "misc":  # a preprint server: "arXiv"
             fields.append(("howpublished", latex_escape(venue.full_name)))
         if publication.date:
             fields.append(("year", str(publication.date.year)))

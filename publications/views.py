@@ -178,7 +178,9 @@ def _scholarly_article(request, publication, authors):
     if publication.date:
         data["datePublished"] = publication.date.isoformat()
     venue = publication.venue
-    if venue and publication.kind != Publication.Kind.PATENT:
+    if venue and publication.kind == Publication.Kind.PREPRINT:  # posted on a server
+        data["publisher"] = {"@type": "Organization", "name": venue.full_name}
+    elif venue and publication.kind != Publication.Kind.PATENT:
         # A journal is a Periodical; proceedings (conference, workshop, preprint server)
         # are the volume the paper is printed in, not the event itself.
         data["isPartOf"] = {"@type": "Periodical" if venue.is_journal else "Book"}

@@ -198,8 +198,10 @@ def test_a_preprint_is_a_preprint_everywhere(client, person):
 
     assert "citation_conference_title" not in html and "citation_journal_title" not in html
     assert '<meta name="citation_arxiv_id" content="2407.00079">' in html
-    assert entry.entry_type == "misc"
+    assert entry.entry_type == "misc" and entry["howpublished"] == "arXiv"
     assert (entry["eprint"], entry["archiveprefix"]) == ("2407.00079", "arXiv")
+    data = json.loads(re.search(r'ld\+json">(.*?)</script>', html).group(1))
+    assert "isPartOf" not in data and data["publisher"]["name"] == "arXiv"
     assert (csl["type"], csl["container-title"], csl["number"]) == (
         "article",
         "arXiv",
