@@ -293,9 +293,8 @@ class MemberWorkInline(admin.TabularInline):
     work_field = credited_lookup = ""
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        person = None if is_lab_admin(request.user) else member_person(request.user)
         if db_field.name == self.work_field and not is_lab_admin(request.user):
-            model = db_field.related_model
+            model, person = db_field.related_model, member_person(request.user)
             kwargs["queryset"] = model.objects.filter(
                 pk__in=model.objects.filter(**{self.credited_lookup: person}).values("pk")
             )
