@@ -295,9 +295,8 @@ class MemberWorkInline(admin.TabularInline):
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == self.work_field and not is_lab_admin(request.user):
             model, person = db_field.related_model, member_person(request.user)
-            kwargs["queryset"] = model.objects.filter(
-                pk__in=model.objects.filter(**{self.credited_lookup: person}).values("pk")
-            )
+            credited = model.objects.filter(**{self.credited_lookup: person.pk if person else 0})
+            kwargs["queryset"] = model.objects.filter(pk__in=credited.values("pk"))
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_autocomplete_fields(self, request):
