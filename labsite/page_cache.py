@@ -8,7 +8,8 @@ A stored page carries its gzip form and its ETag, made once when it is stored: a
 gets the compressed page, or "304 Not Modified" when they already have it.
 
 Editors are never served from the cache (a session cookie bypasses it), nor is the admin,
-the health check, or anything but a plain 200 answer that sets no cookie.
+the account pages, the health check, a page holding a CSRF token, or anything but a plain
+200 answer that sets no cookie.
 """
 
 import gzip
@@ -93,7 +94,9 @@ class PublicPageCacheMiddleware:
         if page is not None:
             return _django_answer(request.META, page, "hit")
         response = self.get_response(request)
-        page = _storable(response)
+        # A page holding a CSRF token is the visitor's own: shared, it would hand their
+        # token to the next visitor (a visitor who already has the cookie is sent none).
+        page = None if request.META.get("CSRF_COOKIE_NEEDS_UPDATE") else _storable(response)
         if page is None:
             return response
         cache.set(key, page, PAGE_TIMEOUT)
@@ -132,7 +135,8 @@ def may_serve_from_cache(meta):
 
 
 def _bypass_prefixes():
-    return tuple(p for p in (settings.MEDIA_URL, settings.STATIC_URL, "/admin/", "/health/") if p)
+    prefixes = (settings.MEDIA_URL, settings.STATIC_URL, "/admin/", "/accounts/", "/health/")
+    return tuple(p for p in prefixes if p)
 
 
 def _bypass_cookies():

@@ -7,7 +7,9 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.http import HttpResponse
 from django.test import override_settings
+from django.urls import path
 
 from labsite import archive
 from people.models import LabSettings, Person
@@ -240,3 +242,23 @@ def test_production_answers_a_hit_before_django_with_the_same_page_and_headers(
     assert hit["headers"]["Content-Security-Policy"] == built["headers"]["Content-Security-Policy"]
     assert not_modified["status"] == "304 Not Modified" and not_modified["body"] == b""
     assert "X-Page-Cache" not in editor["headers"]
+
+
+def _form_page(request):
+    from django.middleware.csrf import get_token
+
+    return HttpResponse(f'<form method="post"><input name="t" value="{get_token(request)}">')
+
+
+urlpatterns = [path("form/", _form_page)]
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_page_holding_a_csrf_token_is_never_shared(client):
+    client.cookies["csrftoken"] = "a" * 32  # a visitor who has the cookie is sent none
+
+    first = client.get("/form/")
+    second = client.get("/form/")
+
+    assert "X-Page-Cache" not in first and "X-Page-Cache" not in second
+    assert first.content != second.content  # each visitor's own masked token
