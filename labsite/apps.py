@@ -18,6 +18,11 @@ class LabsiteConfig(AppConfig):
 
         # Any change to the content makes every worker's cached pages out of date; so does a
         # migrate (an upgrade may change what pages say).
-        for signal in (post_save, post_delete, m2m_changed, rows_inserted):
-            signal.connect(page_cache.content_changed, dispatch_uid=f"labsite-pages-{signal}")
+        for name, signal in [
+            ("save", post_save),
+            ("delete", post_delete),
+            ("m2m", m2m_changed),
+            ("bulk", rows_inserted),
+        ]:
+            signal.connect(page_cache.content_changed, dispatch_uid=f"labsite-pages-{name}")
         post_migrate.connect(page_cache.schema_changed, dispatch_uid="labsite-pages-migrate")

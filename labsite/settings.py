@@ -96,8 +96,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
-    # Room for whole public pages (labsite/page_cache.py); Redis is sized by its own config.
-    CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 5000)
+    # Room for whole public pages (labsite/page_cache.py), about 100 MB at most for pages
+    # of typical size; Redis is sized by its own configuration (maxmemory, allkeys-lru).
+    CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 1000)
 # Public pages served whole from the cache to anonymous visitors until content changes (on
 # by default; off with DEBUG, where a template edit should show at once).
 PAGE_CACHE = env.bool("PAGE_CACHE", default=not DEBUG)
