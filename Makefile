@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test lint lock
+.PHONY: run test lint lock messages
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] < (3, 11))' || { echo "labsite needs Python 3.11 or newer (set PYTHON=...)"; exit 1; }
@@ -17,6 +17,7 @@ run: $(PY)
 	$(PY) -m pip install --quiet -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	@test -f .env || { printf 'DEBUG=on\nSECRET_KEY=%s\n' "$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" > .env; echo "Wrote .env for local use (DEBUG=on)."; }
+	$(PY) manage.py catalogs compile
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py load_demo --if-empty
 	$(PY) manage.py ensure_admin
@@ -28,6 +29,7 @@ run: $(PY)
 test: $(PY)
 	$(PY) -m pip install --quiet -r requirements-test.lock
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) manage.py catalogs compile
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Re-resolves the lock files from the ranges in pyproject.toml (run after changing them, or
@@ -43,3 +45,9 @@ lint: $(PY)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+
+# After adding or changing a translatable string: add it to locale/*/django.po (then
+# translate it there) and compile. Pure Python (Babel); no GNU gettext needed.
+messages: $(PY)
+	$(PY) manage.py catalogs update
+	$(PY) manage.py catalogs compile

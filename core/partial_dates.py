@@ -17,6 +17,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Length, Substr
 from django.db.models.query_utils import DeferredAttribute
+from django.utils import formats
+from django.utils.translation import gettext as _
 
 FORMAT_HELP = "YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2026, 2026-06, 2026-06-15; 2026.06 also works)"
 INVALID_MESSAGE = f"Enter a date as {FORMAT_HELP}."
@@ -85,10 +87,13 @@ class PartialDate:
         return datetime.date(self.year, month, calendar.monthrange(self.year, month)[1])
 
     def __str__(self) -> str:
+        """ "2026", "Jun 2026", "15 Jun 2026"; "2026年6月" in Chinese (the active language's
+        YEAR_MONTH_FORMAT and DATE_FORMAT, labsite/formats/)."""
         if self.month is None:
             return str(self.year)
-        month = f"{calendar.month_abbr[self.month]} {self.year}"
-        return f"{self.day} {month}" if self.day else month
+        return formats.date_format(
+            self.first_day(), "DATE_FORMAT" if self.day else "YEAR_MONTH_FORMAT"
+        )
 
     def _key(self) -> tuple[int, int, int]:
         return (self.year, self.month or 0, self.day or 0)
@@ -114,15 +119,17 @@ def coerce(value: object) -> "PartialDate | None":
 
 
 def format_range(
-    start: PartialDate | None, end: PartialDate | None, *, open_end: str = "Present"
+    start: PartialDate | None, end: PartialDate | None, *, open_end: str | None = None
 ) -> str:
-    """Render "Dec 2023 – Present", "Sep 2016 – Jun 2021", or a single date when both agree."""
+    """Render "Dec 2023 – Present" ("2023年12月 – 至今"), "Sep 2016 – Jun 2021", or a single
+    date when both agree."""
     if start is None and end is None:
         return ""
     if start is None:
         return str(end)
     if end is None:
-        return f"{start} – {open_end}"
+        until = open_end or _("Present")
+        return f"{start} – {until}"
     if start == end:
         return str(start)
     return f"{start} – {end}"

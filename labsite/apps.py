@@ -26,3 +26,7 @@ class LabsiteConfig(AppConfig):
         ]:
             signal.connect(page_cache.content_changed, dispatch_uid=f"labsite-pages-{name}")
         post_migrate.connect(page_cache.schema_changed, dispatch_uid="labsite-pages-migrate")
+
+        from labsite.i18n import translate_model_texts
+
+        translate_model_texts()

@@ -1,3 +1,4 @@
+from labsite.i18n import alternates
 from people.models import LabSettings
 
 # The WSGI environ key `export_static` sets on its requests: the page as the static copy
@@ -9,11 +10,12 @@ def lab(request):
     """The lab settings, for the header, footer and page titles of every page; the part of
     the site the page is in (`site_section`, for the menu: a URL namespace or name, empty
     on an error page, which no URL matched); and whether the page is rendered for the
-    static copy (`static_export`)."""
+    static copy (`static_export`); and the page in each language (`alternates`)."""
     match = request.resolver_match
     return {
         "lab": LabSettings.load(),
         "site_section": (match.namespace or match.url_name or "") if match else "",
         "site_page": (match.url_name or "") if match else "",
         "static_export": STATIC_EXPORT_KEY in request.META,
+        "alternates": alternates(request),
     }

@@ -5,6 +5,7 @@ from typing import NamedTuple
 from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
 from core.weblinks import is_web_url
@@ -120,13 +121,13 @@ def _person_data(request, person):
 
 class Section(NamedTuple):
     """One section of a profile: its anchor, heading, partial template and content, and the
-    introduction its owner wrote for it (Markdown, may be empty)."""
+    introduction its owner wrote for it (a SectionIntroduction, or None)."""
 
     anchor: str
     title: str
     template: str
     content: object
-    introduction: str = ""
+    introduction: object = None
 
 
 def _profile_sections(person, papers, talks, awards):
@@ -145,13 +146,13 @@ def _profile_sections(person, papers, talks, awards):
         (S.WRITING, "people/sections/_writing.html", person.writing.all()),
         (S.PATENTS, "publications/_patents.html", papers.patents),
     ]
-    introductions = {i.section: i.text for i in person.section_introductions.all()}
+    introductions = {i.section: i for i in person.section_introductions.all()}
     sections = [
-        Section("about", "About", "people/sections/_about.html", person.bio),
-        Section("now", "Now", "people/sections/_now.html", person.now),
+        Section("about", _("About"), "people/sections/_about.html", person.bio),
+        Section("now", _("Now"), "people/sections/_now.html", person.now),
     ]
     sections += [
-        Section(key.value, key.label, template, content, introductions.get(key.value, ""))
+        Section(key.value, key.label, template, content, introductions.get(key.value))
         for key, template, content in listed
     ]
     sections += [

@@ -9,7 +9,16 @@ from publications.models import Publication
 from talks.models import Talk
 
 
-class StaticSitemap(Sitemap):
+class InLanguages(Sitemap):
+    """Each page once per language (/people/teng-ma/, /zh-hans/people/teng-ma/), each entry
+    naming the others as `hreflang` alternates, English as the default."""
+
+    i18n = True
+    alternates = True
+    x_default = True
+
+
+class StaticSitemap(InLanguages):
     def items(self):
         return ["home", "people:team", "publications:list", "talks:list", "talks:awards", "news"]
 
@@ -23,7 +32,7 @@ def _last_changed(model):
     return Subquery(history.values("history_date")[:1])
 
 
-class PersonSitemap(Sitemap):
+class PersonSitemap(InLanguages):
     def items(self):
         return Person.objects.published().annotate(changed=_last_changed(Person)).order_by("slug")
 
@@ -31,7 +40,7 @@ class PersonSitemap(Sitemap):
         return person.changed
 
 
-class PublicationSitemap(Sitemap):
+class PublicationSitemap(InLanguages):
     def items(self):
         return Publication.objects.public().order_by("pk")
 
@@ -39,7 +48,7 @@ class PublicationSitemap(Sitemap):
         return publication.updated
 
 
-class TalkSitemap(Sitemap):
+class TalkSitemap(InLanguages):
     def items(self):
         """Talks with a page worth visiting (more than the line the list shows)."""
         talks = Talk.objects.published().for_listing().annotate(changed=_last_changed(Talk))

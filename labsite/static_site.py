@@ -32,6 +32,7 @@ from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import get_script_prefix, set_script_prefix
+from django.utils import translation
 
 from labsite.context_processors import STATIC_EXPORT_KEY
 
@@ -123,7 +124,8 @@ def export_static(target: Path, base_url: str = "", say=lambda message: None) ->
     }
     previous_prefix = get_script_prefix()
     result = Result()
-    with override_settings(**overrides):
+    # Each page sets the language of its address; the caller's is put back afterwards.
+    with override_settings(**overrides), translation.override(translation.get_language()):
         try:
             # Django's test client, unlike a WSGI server, does not set the prefix reverse()
             # uses. It is put back before the settings are: leaving override_settings makes

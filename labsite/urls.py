@@ -1,24 +1,32 @@
 """Root URLs: the public URL scheme documented in README."""
 
 from django.conf import settings
+from django.conf.urls.i18n import i18n_patterns
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 from django.views.generic import RedirectView
+from django.views.i18n import set_language
 
 from labsite import views
 from labsite.sitemaps import SITEMAPS
 
-urlpatterns = [
+# The public pages in English at these paths, in Chinese under /zh-hans/ (labsite/i18n.py).
+urlpatterns = i18n_patterns(
     path("", views.HomeView.as_view(), name="home"),
     path("news/", views.NewsView.as_view(), name="news"),
     path("news/feed/", views.NewsFeed(), name="news-feed"),
     path("people/", include("labsite.people_urls")),
     path("publications/", include("publications.urls")),
     path("", include("talks.urls")),
+    prefix_default_language=False,
+)
+urlpatterns += [
     path("admin/", admin.site.urls),
+    # The language menu of the admin posts here (it sets the language cookie).
+    path("i18n/setlang/", set_language, name="set_language"),
     # Invited members choose their password here (see `manage.py invite_member`).
     path(
         "accounts/reset/<uidb64>/<token>/",

@@ -11,6 +11,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import escape, strip_tags
 from django.utils.text import Truncator
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.generic import ListView, TemplateView
@@ -59,7 +60,7 @@ class NewsFeed(Feed):
     """Lab and member news for feed readers, newest first."""
 
     def title(self):
-        return f"{LabSettings.load().name}: news"
+        return _("%(lab)s: news") % {"lab": LabSettings.load().name}
 
     def link(self):
         return reverse("news")

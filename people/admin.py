@@ -6,7 +6,9 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
+from core.languages import in_languages
 from people import models
 from people.editing import LabModelAdmin
 from people.models import LabSettings, Person
@@ -47,7 +49,7 @@ class ReportedFigureInline(Folded, admin.TabularInline):
 class NewsItemInline(Folded, admin.TabularInline):
     model = models.NewsItem
     extra = 0
-    fields = ["date", "text", "is_published"]
+    fields = ["date", *in_languages("text"), "is_published"]
 
 
 class EducationInline(Folded, admin.StackedInline):
@@ -85,9 +87,9 @@ class ProjectInline(Folded, admin.StackedInline):
     extra = 0
     show_change_link = True  # the project's own page holds its results and linked work
     fields = [
-        ("name", "url"),
+        (*in_languages("name"), "url"),
         ("role", "role_note", "order"),
-        "summary",
+        tuple(in_languages("summary")),
         "tags",
         ("figure", "figure_label", "figure_source", "figure_read_on"),
     ]
@@ -107,7 +109,7 @@ class ProjectAdmin(LabModelAdmin):
     list_display = ["name", "person", "role"]
     list_filter = ["person"]
     list_select_related = ["person"]
-    search_fields = ["name", "person__name", "tags"]
+    search_fields = [*in_languages("name"), "person__name", "tags"]
     autocomplete_fields = ["person"]
     fields = ["person", *ProjectInline.fields]
     inlines = [ProjectResultInline]
@@ -127,10 +129,10 @@ class WritingInline(Folded, admin.StackedInline):
 class SectionIntroductionInline(Folded, admin.TabularInline):
     model = models.SectionIntroduction
     extra = 0
-    verbose_name_plural = "section introductions (shown above a section's items)"
+    verbose_name_plural = _("section introductions (shown above a section's items)")
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        if db_field.name == "text":
+        if db_field.name in in_languages("text"):
             kwargs["widget"] = forms.Textarea(attrs={"rows": 2, "cols": 60})
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
@@ -162,11 +164,11 @@ class PersonAdmin(LabModelAdmin):
 
     fieldsets = [
         (
-            "Name",
+            _("Name"),
             {"fields": ["name", ("native_name", "native_name_lang"), "slug", "name_variants"]},
         ),
         (
-            "In the lab",
+            _("In the lab"),
             {
                 "fields": [
                     ("role", "display_order"),
@@ -177,19 +179,20 @@ class PersonAdmin(LabModelAdmin):
             },
         ),
         (
-            "Profile",
+            _("Profile"),
             {
                 "fields": [
-                    ("title", "affiliation"),
-                    "tagline",
+                    tuple(in_languages("title")),
+                    tuple(in_languages("affiliation")),
+                    tuple(in_languages("tagline")),
                     ("photo", "photo_preview"),
-                    "bio",
+                    tuple(in_languages("bio")),
                     "research_interests",
                     ("now", "now_updated"),
                 ]
             },
         ),
-        ("Contact and identifiers", {"fields": ["email", "orcid", "user"]}),
+        (_("Contact and identifiers"), {"fields": ["email", "orcid", "user"]}),
     ]
     inlines = [
         LinkInline,
@@ -216,11 +219,11 @@ class PersonAdmin(LabModelAdmin):
             {} if self.is_member_editor(request) else super().get_prepopulated_fields(request, obj)
         )
 
-    @admin.display(description="membership")
+    @admin.display(description=_("membership"))
     def membership(self, person):
         return "Alumni" if person.is_alumnus else "Current"
 
-    @admin.display(description="photo")
+    @admin.display(description=_("photo"))
     def thumbnail(self, person):
         if not person.photo_thumb:
             return ""
@@ -229,7 +232,7 @@ class PersonAdmin(LabModelAdmin):
             person.photo_thumb.url,
         )
 
-    @admin.display(description="current photo")
+    @admin.display(description=_("current photo"))
     def photo_preview(self, person):
         if not person.photo:
             return "No photo: the profile shows the initials avatar."
@@ -244,7 +247,7 @@ class NewsItemAdmin(LabModelAdmin):
     list_display = ["date", "text", "person", "is_published"]
     list_filter = ["is_published", ("person", admin.EmptyFieldListFilter)]
     list_select_related = ["person"]
-    search_fields = ["text", "person__name"]
+    search_fields = [*in_languages("text"), "person__name"]
     autocomplete_fields = ["person"]
 
     def keep_member_linked(self, news, person):
@@ -260,11 +263,21 @@ def _is_autocomplete(request):
 @admin.register(LabSettings)
 class LabSettingsAdmin(LabModelAdmin):
     fieldsets = [
-        ("The lab", {"fields": ["name", "tagline", "about", "logo"]}),
-        ("Contact", {"fields": ["contact_email", "address"]}),
-        ("Team page", {"fields": ["team_role_order"]}),
         (
-            "Author lists",
+            _("The lab"),
+            {
+                "fields": [
+                    tuple(in_languages("name")),
+                    tuple(in_languages("tagline")),
+                    tuple(in_languages("about")),
+                    "logo",
+                ]
+            },
+        ),
+        (_("Contact"), {"fields": ["contact_email", "address"]}),
+        (_("Team page"), {"fields": ["team_role_order"]}),
+        (
+            _("Author lists"),
             {
                 "fields": [
                     "author_name_style",
@@ -273,7 +286,7 @@ class LabSettingsAdmin(LabModelAdmin):
                 ]
             },
         ),
-        ("Profiles", {"fields": ["venue_summary_order"]}),
+        (_("Profiles"), {"fields": ["venue_summary_order"]}),
     ]
 
     def has_add_permission(self, request):

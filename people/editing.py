@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from core import history
@@ -219,7 +220,7 @@ class LabModelAdmin(SimpleHistoryAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": f"Deleted {self.model._meta.verbose_name_plural}",
+            "title": _("Deleted %(things)s") % {"things": self.model._meta.verbose_name_plural},
             "records": history.deleted_records(self.model)[:200],
         }
         return TemplateResponse(request, "admin/labsite/deleted.html", context)

@@ -12,10 +12,12 @@ from django.core.signals import request_started
 from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core import images
 from core.identifiers import OrcidField
+from core.languages import translated
 from core.partial_dates import PartialDateField, format_range, has_ended
 from core.weblinks import WebURLField
 
@@ -46,15 +48,15 @@ INTERESTS_MAX_LENGTH = 1000
 
 class Person(models.Model):
     class Role(models.TextChoices):
-        PI = "pi", "Principal investigator"
-        FACULTY = "faculty", "Faculty"
-        STAFF = "staff", "Research staff"
-        POSTDOC = "postdoc", "Postdoc"
-        PHD = "phd", "PhD student"
-        MASTERS = "masters", "Master's student"
-        UNDERGRAD = "undergrad", "Undergraduate"
-        INTERN = "intern", "Intern"
-        VISITOR = "visitor", "Visitor"
+        PI = "pi", _("Principal investigator")
+        FACULTY = "faculty", _("Faculty")
+        STAFF = "staff", _("Research staff")
+        POSTDOC = "postdoc", _("Postdoc")
+        PHD = "phd", _("PhD student")
+        MASTERS = "masters", _("Master's student")
+        UNDERGRAD = "undergrad", _("Undergraduate")
+        INTERN = "intern", _("Intern")
+        VISITOR = "visitor", _("Visitor")
 
     name = models.CharField(
         max_length=200,
@@ -98,22 +100,29 @@ class Person(models.Model):
         blank=True,
         help_text="For alumni: where they went, e.g. “Assistant Professor, KAIST”.",
     )
-    title = models.CharField(
-        "position title",
-        max_length=200,
-        blank=True,
-        help_text="e.g. “Staff Engineer & Research Leader”.",
+    # In English and Chinese side by side (title_en, title_zh_hans; core/languages.py).
+    title = translated(
+        models.CharField(
+            "position title",
+            max_length=200,
+            blank=True,
+            help_text="e.g. “Staff Engineer & Research Leader”.",
+        )
     )
-    affiliation = models.CharField(
-        max_length=200, blank=True, help_text="e.g. “Alibaba Apsara Lab”."
+    affiliation = translated(
+        models.CharField(max_length=200, blank=True, help_text="e.g. “Alibaba Apsara Lab”.")
     )
-    tagline = models.CharField(
-        max_length=300,
-        blank=True,
-        help_text="One line under the name, e.g. “tl;dr: I wrote Mooncake Transfer Engine.”",
+    tagline = translated(
+        models.CharField(
+            max_length=300,
+            blank=True,
+            help_text="One line under the name, e.g. “tl;dr: I wrote Mooncake Transfer Engine.”",
+        )
     )
-    bio = models.TextField(
-        blank=True, help_text="Markdown: **bold**, *italic*, [a link](https://…), lists."
+    bio = translated(
+        models.TextField(
+            blank=True, help_text="Markdown: **bold**, *italic*, [a link](https://…), lists."
+        )
     )
     email = models.EmailField(blank=True, help_text="Shown on the profile as a mailto link.")
     orcid = OrcidField(
@@ -266,13 +275,13 @@ class ProfileSection(models.Model):
 
 class Link(ProfileSection):
     class Kind(models.TextChoices):
-        SCHOLAR = "scholar", "Google Scholar"
-        GITHUB = "github", "GitHub"
-        LINKEDIN = "linkedin", "LinkedIn"
-        HOMEPAGE = "homepage", "Homepage"
-        DBLP = "dblp", "DBLP"
-        X = "x", "X / Twitter"
-        OTHER = "other", "Other"
+        SCHOLAR = "scholar", _("Google Scholar")
+        GITHUB = "github", _("GitHub")
+        LINKEDIN = "linkedin", _("LinkedIn")
+        HOMEPAGE = "homepage", _("Homepage")
+        DBLP = "dblp", _("DBLP")
+        X = "x", _("X / Twitter")
+        OTHER = "other", _("Other")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     label = models.CharField(
@@ -317,7 +326,10 @@ class NewsItem(models.Model):
         help_text="Leave empty for lab-wide news.",
     )
     date = PartialDateField()
-    text = models.TextField(help_text="One or two sentences. Markdown links: [text](https://…).")
+    text = translated(
+        models.TextField(help_text="One or two sentences. Markdown links: [text](https://…)."),
+        required=True,
+    )
     is_published = models.BooleanField("published", default=True)
 
     objects = NewsItemQuerySet.as_manager()
@@ -459,7 +471,7 @@ class Service(ProfileSection):
 class Project(ProfileSection):
     """A project or open-source work, with an optional hand-read figure such as stars."""
 
-    name = models.CharField(max_length=200)
+    name = translated(models.CharField(max_length=200), required=True)
     url = WebURLField("URL", blank=True)
     role = models.CharField(
         max_length=100, blank=True, help_text="e.g. Maintainer, Committer, Contributor, Lead."
@@ -469,7 +481,7 @@ class Project(ProfileSection):
         blank=True,
         help_text="A few words beside the role, e.g. “PyTorch Foundation Project” or “6K+ LOC”.",
     )
-    summary = models.TextField(blank=True, help_text="Markdown.")
+    summary = translated(models.TextField(blank=True, help_text="Markdown."))
     tags = models.CharField(max_length=300, blank=True, help_text="Comma-separated.")
     figure = models.CharField(
         max_length=40, blank=True, help_text="A figure read by hand, e.g. “5K+”."
@@ -526,9 +538,9 @@ class Contribution(ProfileSection):
     """A contribution to someone else's open-source project: a pull request or patch."""
 
     class Status(models.TextChoices):
-        MERGED = "merged", "Merged"
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+        MERGED = "merged", _("Merged")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
 
     project = models.CharField(max_length=200)
     title = models.CharField(max_length=300)
@@ -595,25 +607,28 @@ class SectionIntroduction(models.Model):
     2 Dec 2026", "Selected; the full list is on Scholar")."""
 
     class Section(models.TextChoices):  # the profile's sections, in page order, as headed
-        NEWS = "news", "News"
-        PUBLICATIONS = "publications", "Publications"
-        PROJECTS = "projects", "Open Source & Projects"
-        CONTRIBUTIONS = "contributions", "Open-Source Contributions"
-        TALKS = "talks", "Talks & Presentations"
-        EXPERIENCE = "experience", "Experience"
-        EDUCATION = "education", "Education"
-        AWARDS = "awards", "Honors & Awards"
-        SERVICE = "service", "Academic Service"
-        WRITING = "writing", "Writing"
-        PATENTS = "patents", "Patents"
+        NEWS = "news", _("News")
+        PUBLICATIONS = "publications", _("Publications")
+        PROJECTS = "projects", _("Open Source & Projects")
+        CONTRIBUTIONS = "contributions", _("Open-Source Contributions")
+        TALKS = "talks", _("Talks & Presentations")
+        EXPERIENCE = "experience", _("Experience")
+        EDUCATION = "education", _("Education")
+        AWARDS = "awards", _("Honors & Awards")
+        SERVICE = "service", _("Academic Service")
+        WRITING = "writing", _("Writing")
+        PATENTS = "patents", _("Patents")
 
     person = models.ForeignKey(
         Person, on_delete=models.CASCADE, related_name="section_introductions"
     )
     section = models.CharField(max_length=20, choices=Section.choices)
-    text = models.TextField(
-        validators=[MaxLengthValidator(1000)],
-        help_text="Markdown, a sentence or two, shown above the section's items.",
+    text = translated(
+        models.TextField(
+            validators=[MaxLengthValidator(1000)],
+            help_text="Markdown, a sentence or two, shown above the section's items.",
+        ),
+        required=True,
     )
     history = HistoricalRecords()
 
@@ -658,18 +673,23 @@ request_started.connect(forget_loaded_settings, dispatch_uid="labsite-forget-set
 
 class LabSettings(models.Model):
     class AuthorNameStyle(models.TextChoices):
-        FULL = "full", "Full names (Teng Ma)"
-        INITIALS = "initials", "Initials and family name (T Ma)"
+        FULL = "full", _("Full names (Teng Ma)")
+        INITIALS = "initials", _("Initials and family name (T Ma)")
 
-    name = models.CharField(
-        max_length=200, default="Our Lab", help_text="Shown in every page title."
+    name = translated(
+        models.CharField(max_length=200, default="Our Lab", help_text="Shown in every page title."),
+        required=True,
     )
-    tagline = models.CharField(
-        max_length=300, blank=True, help_text="One line under the lab name on the home page."
+    tagline = translated(
+        models.CharField(
+            max_length=300, blank=True, help_text="One line under the lab name on the home page."
+        )
     )
-    about = models.TextField(
-        blank=True,
-        help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
+    about = translated(
+        models.TextField(
+            blank=True,
+            help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
+        )
     )
     contact_email = models.EmailField(blank=True)
     address = models.TextField(blank=True, help_text="Postal address, shown in the page footer.")

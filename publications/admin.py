@@ -11,6 +11,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from people.admin import ProjectAdmin
 from people.editing import (
@@ -107,7 +108,7 @@ class AuthorshipInline(MemberRowsInline):
     model = Authorship
     form = AuthorshipForm
     formset = AuthorshipFormSet
-    verbose_name, verbose_name_plural = "author", "authors"
+    verbose_name, verbose_name_plural = _("author"), _("authors")
     extra = 1
     autocomplete_fields = ["person"]
 
@@ -205,10 +206,10 @@ class PublicationAdmin(LabModelAdmin):
     readonly_fields = ["created", "updated"]
     fieldsets = [
         (None, {"fields": ["title", ("kind", "status"), ("venue", "date"), "slug"]}),
-        ("Where it appeared", {"fields": [("volume", "issue", "pages"), "publisher"]}),
-        ("Identifiers", {"fields": [("doi", "arxiv_id"), "bibtex_key"]}),
+        (_("Where it appeared"), {"fields": [("volume", "issue", "pages"), "publisher"]}),
+        (_("Identifiers"), {"fields": [("doi", "arxiv_id"), "bibtex_key"]}),
         (
-            "Links",
+            _("Links"),
             {
                 "fields": [
                     ("pdf_file", "pdf_url"),
@@ -218,13 +219,16 @@ class PublicationAdmin(LabModelAdmin):
                 ]
             },
         ),
-        ("About it", {"fields": ["abstract", "award", ("is_selected", "is_published")]}),
+        (_("About it"), {"fields": ["abstract", "award", ("is_selected", "is_published")]}),
         (
-            "Citations",
+            _("Citations"),
             {"fields": [("citation_count", "citations_read_on", "citations_source")]},
         ),
-        ("Patent", {"fields": [("patent_jurisdiction", "patent_number")], "classes": ["collapse"]}),
-        ("Record", {"fields": [("created", "updated")], "classes": ["collapse"]}),
+        (
+            _("Patent"),
+            {"fields": [("patent_jurisdiction", "patent_number")], "classes": ["collapse"]},
+        ),
+        (_("Record"), {"fields": [("created", "updated")], "classes": ["collapse"]}),
     ]
 
     change_list_template = "admin/publications/publication/change_list.html"
@@ -322,7 +326,7 @@ class PublicationAdmin(LabModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "Import publications",
+            "title": _("Import publications"),
             "form": form,
             "batch": batch,
             "plans": plans,
@@ -341,7 +345,7 @@ class PublicationAdmin(LabModelAdmin):
                 person=person,
             )
 
-    @admin.display(description="publication", ordering="title")
+    @admin.display(description=_("publication"), ordering="title")
     def title_and_authors(self, publication):
         """The title, linked to its change page, and the authors as the lab's lists print
         them (the one renderer), shortened by its settings."""
@@ -421,11 +425,11 @@ class VenueAdmin(LabModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(paper_count=Count("publications"))
 
-    @admin.display(description="papers", ordering="paper_count")
+    @admin.display(description=_("papers"), ordering="paper_count")
     def paper_count(self, venue):
         return venue.paper_count
 
-    @admin.action(description="Merge selected venues into one…", permissions=["delete"])
+    @admin.action(description=_("Merge selected venues into one…"), permissions=["delete"])
     def merge_venues(self, request, queryset):
         """Two or more venues that are one (an import's new venue and the lab's): pick the
         one to keep; the others' papers move to it and their names become its aliases."""
@@ -449,7 +453,7 @@ class VenueAdmin(LabModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "Merge venues",
+            "title": _("Merge venues"),
             "venues": venues,
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }

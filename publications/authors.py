@@ -8,8 +8,10 @@ and the cached lab settings, so it makes no query of its own.
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.utils.functional import Promise
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from people.models import LabSettings, Person
 from publications import roles as authorship_roles
@@ -18,13 +20,13 @@ from publications.models import Publication
 PROFILE, LIST, DETAIL, FEED, EXPORT = "profile", "list", "detail", "feed", "export"
 SHORTENED_IN = {PROFILE, LIST}
 EQUAL, CORRESPONDING = "equal", "corresponding"
-MEANINGS = {EQUAL: "Equal contribution", CORRESPONDING: "Corresponding author"}
+MEANINGS = {EQUAL: _("Equal contribution"), CORRESPONDING: _("Corresponding author")}
 
 
 @dataclass(frozen=True)
 class Marker:
     symbol: str
-    meaning: str
+    meaning: "str | Promise"  # in the page's language
 
 
 @dataclass(frozen=True)
@@ -117,8 +119,8 @@ def merge_legends(author_lists: Iterable["AuthorList"]) -> list[Marker]:
     seen: dict[str, Marker] = {}
     for authors in author_lists:
         for marker in authors.legend:
-            seen.setdefault(marker.meaning, marker)
-    return [seen[m] for m in MEANINGS.values() if m in seen]
+            seen.setdefault(str(marker.meaning), marker)
+    return [seen[str(m)] for m in MEANINGS.values() if str(m) in seen]
 
 
 def author_list(

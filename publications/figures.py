@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import ngettext_lazy
 
 from publications.models import Publication
 
@@ -26,10 +27,34 @@ def h_index(citation_counts: Iterable[int | None]) -> int:
     return sum(1 for rank, count in enumerate(ranked, start=1) if count >= rank)
 
 
+_Kind = Publication.Kind
+# How many of each kind, as the summary above a member's list says it.
+COUNTED = {
+    _Kind.CONFERENCE: ngettext_lazy(
+        "%(count)d conference paper", "%(count)d conference papers", "count"
+    ),
+    _Kind.JOURNAL: ngettext_lazy(
+        "%(count)d journal article", "%(count)d journal articles", "count"
+    ),
+    _Kind.WORKSHOP: ngettext_lazy("%(count)d workshop paper", "%(count)d workshop papers", "count"),
+    _Kind.PREPRINT: ngettext_lazy("%(count)d preprint", "%(count)d preprints", "count"),
+    _Kind.POSTER: ngettext_lazy("%(count)d poster", "%(count)d posters", "count"),
+    _Kind.DEMO: ngettext_lazy("%(count)d demo", "%(count)d demos", "count"),
+    _Kind.THESIS: ngettext_lazy("%(count)d thesis", "%(count)d theses", "count"),
+    _Kind.CHAPTER: ngettext_lazy("%(count)d book chapter", "%(count)d book chapters", "count"),
+    _Kind.BOOK: ngettext_lazy("%(count)d book", "%(count)d books", "count"),
+    _Kind.REPORT: ngettext_lazy(
+        "%(count)d technical report", "%(count)d technical reports", "count"
+    ),
+    _Kind.PATENT: ngettext_lazy("%(count)d patent", "%(count)d patents", "count"),
+    _Kind.OTHER: ngettext_lazy("%(count)d other work", "%(count)d other works", "count"),
+}
+
+
 @dataclass
 class Figures:
     total: int
-    by_kind: list  # (kind label, count), largest first
+    by_kind: list  # (kind, count), largest first
     venue_summary: list  # (venue short name, count) in the lab's order
     citations: int
     with_citations: int
@@ -43,6 +68,10 @@ class Figures:
         them, so the profile leaves them out."""
         return self.with_citations > 0 and 2 * self.with_citations >= self.total
 
+    def kind_counts(self) -> list[str]:
+        """ "12 conference papers", "3 journal articles" ("会议论文 12 篇"), largest first."""
+        return [COUNTED[kind] % {"count": count} for kind, count in self.by_kind]
+
     def venue_summary_text(self) -> str:
         return ", ".join(f"{v} ({n})" if n > 1 else v for v, n in self.venue_summary)
 
@@ -52,7 +81,7 @@ class Figures:
 
 def compute(publications: Iterable[Publication], venue_order: Sequence[str] = ()) -> Figures:
     publications = list(publications)
-    kinds = Counter(p.get_kind_display() for p in publications)
+    kinds = Counter(p.kind for p in publications)
     venue_counts = Counter(
         p.venue.short_name
         for p in publications

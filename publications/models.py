@@ -12,6 +12,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.documents import PdfField, pdf_upload_path
@@ -50,13 +51,13 @@ def title_key(title):
 
 class Venue(models.Model):
     class Kind(models.TextChoices):
-        CONFERENCE = "conference", "Conference"
-        JOURNAL = "journal", "Journal"
-        WORKSHOP = "workshop", "Workshop"
-        PREPRINT = "preprint", "Preprint server"
-        BOOK = "book", "Book or series"
-        PATENT_OFFICE = "patent-office", "Patent office"
-        OTHER = "other", "Other"
+        CONFERENCE = "conference", _("Conference")
+        JOURNAL = "journal", _("Journal")
+        WORKSHOP = "workshop", _("Workshop")
+        PREPRINT = "preprint", _("Preprint server")
+        BOOK = "book", _("Book or series")
+        PATENT_OFFICE = "patent-office", _("Patent office")
+        OTHER = "other", _("Other")
 
     short_name = models.CharField(
         max_length=60,
@@ -184,23 +185,23 @@ class PublicationQuerySet(models.QuerySet):
 
 class Publication(models.Model):
     class Kind(models.TextChoices):
-        CONFERENCE = "conference", "Conference paper"
-        JOURNAL = "journal", "Journal article"
-        WORKSHOP = "workshop", "Workshop paper"
-        PREPRINT = "preprint", "Preprint"
-        POSTER = "poster", "Poster"
-        DEMO = "demo", "Demo"
-        THESIS = "thesis", "Thesis"
-        CHAPTER = "chapter", "Book chapter"
-        BOOK = "book", "Book"
-        REPORT = "report", "Technical report"
-        PATENT = "patent", "Patent"
-        OTHER = "other", "Other"
+        CONFERENCE = "conference", _("Conference paper")
+        JOURNAL = "journal", _("Journal article")
+        WORKSHOP = "workshop", _("Workshop paper")
+        PREPRINT = "preprint", _("Preprint")
+        POSTER = "poster", _("Poster")
+        DEMO = "demo", _("Demo")
+        THESIS = "thesis", _("Thesis")
+        CHAPTER = "chapter", _("Book chapter")
+        BOOK = "book", _("Book")
+        REPORT = "report", _("Technical report")
+        PATENT = "patent", _("Patent")
+        OTHER = "other", _("Other")
 
     class Status(models.TextChoices):
-        PUBLISHED = "published", "Published"
-        ACCEPTED = "accepted", "Accepted"
-        PREPRINT = "preprint", "Preprint"
+        PUBLISHED = "published", _("Published")
+        ACCEPTED = "accepted", _("Accepted")
+        PREPRINT = "preprint", _("Preprint")
 
     title = models.CharField(
         max_length=500, blank=True, help_text="May be left empty only for a patent."
@@ -439,13 +440,13 @@ class Publication(models.Model):
         pdf = hosted or self.pdf_url
         candidates = [
             ("PDF", pdf),
-            ("Code", self.code_url),
+            (_("Code"), self.code_url),
             ("arXiv", self.arxiv_url),
             ("DOI", self.doi_url),
-            ("Slides", self.slides_url),
-            ("Video", self.video_url),
-            ("Project", self.project_url),
-            (self.other_label or "Link", self.other_url),
+            (_("Slides"), self.slides_url),
+            (_("Video"), self.video_url),
+            (_("Project"), self.project_url),
+            (self.other_label or _("Link"), self.other_url),
         ]
         return [
             (label, url) for label, url in candidates if url and (url == hosted or is_web_url(url))
@@ -584,10 +585,10 @@ class ImportBatch(models.Model):
     background, how far that has come. Batches expire after a day."""
 
     class Status(models.TextChoices):
-        FETCHING = "fetching", "Fetching"
-        READY = "ready", "Ready to confirm"
-        FAILED = "failed", "Failed"
-        DONE = "done", "Imported"
+        FETCHING = "fetching", _("Fetching")
+        READY = "ready", _("Ready to confirm")
+        FAILED = "failed", _("Failed")
+        DONE = "done", _("Imported")
 
     LIFETIME = datetime.timedelta(days=1)
 

@@ -7,13 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 @dataclass(frozen=True)
 class Role:
     slug: str  # in addresses: ?role=first
-    label: str  # in a filter: "First author"
-    badge: str  # beside a paper: "1st Author"
+    label: "str | Promise"  # in a filter: "First author" (lazy: in the page's language)
+    badge: "str | Promise"  # beside a paper: "1st Author" ("第一作者")
     condition: Q  # publications where some authorship holds the role, through "authorships"
     holds: Callable  # holds(rows, row): whether `row` of the ordered `rows` holds the role
 
@@ -21,22 +23,22 @@ class Role:
 ROLES = (
     Role(
         "first",
-        "First author",
-        "1st Author",
+        _("First author"),
+        _("1st Author"),
         Q(authorships__position=1, authorships__is_equal_contribution=False),
         lambda rows, row: row is rows[0] and not row.is_equal_contribution,
     ),
     Role(
         "co-first",
-        "Co-first",
-        "Co-first",
+        _("Co-first"),
+        _("Co-first"),
         Q(authorships__is_equal_contribution=True),
         lambda rows, row: row.is_equal_contribution,
     ),
     Role(
         "corresponding",
-        "Corresponding",
-        "Corresponding",
+        _("Corresponding"),
+        _("Corresponding"),
         Q(authorships__is_corresponding=True),
         lambda rows, row: row.is_corresponding,
     ),
@@ -45,7 +47,7 @@ BY_SLUG = {role.slug: role for role in ROLES}
 CHOICES = [(role.slug, role.label) for role in ROLES]
 
 
-def badges(rows: Sequence[Any], person: Any) -> list[str]:
+def badges(rows: Sequence[Any], person: Any) -> list["str | Promise"]:
     """The badges `person` earns on the ordered author `rows`, found by person link (never
     by printed name), in the order ROLES declares them."""
     if person is None:

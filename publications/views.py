@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
 from core.documents import serve_pdf
@@ -26,29 +27,35 @@ from publications.profile import ProfilePapers
 class PublicationFilter(forms.Form):
     """The list's filters; exports of a filtered list take the same parameters."""
 
-    q = forms.CharField(required=False, label="Search", max_length=200)
-    year = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
-    kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *Publication.Kind.choices])
+    q = forms.CharField(required=False, label=_("Search"), max_length=200)
+    year = forms.TypedChoiceField(label=_("Year"), required=False, coerce=int, empty_value=None)
+    kind = forms.ChoiceField(
+        label=_("Kind"), required=False, choices=[("", _("Any kind")), *Publication.Kind.choices]
+    )
     venue = forms.ModelChoiceField(
+        label=_("Venue"),
         required=False,
         queryset=Venue.objects.all(),
         to_field_name="short_name",
-        empty_label="Any venue",
+        empty_label=_("Any venue"),
     )
     member = forms.ModelChoiceField(
+        label=_("Member"),
         required=False,
         queryset=Person.objects.published(),
         to_field_name="slug",
-        empty_label="Any member",
+        empty_label=_("Any member"),
     )
-    role = forms.ChoiceField(required=False, choices=[("", "Any role"), *roles.CHOICES])
+    role = forms.ChoiceField(
+        label=_("Role"), required=False, choices=[("", _("Any role")), *roles.CHOICES]
+    )
     # Shown as the "All / Selected" tabs above the form, kept by it as a hidden field.
     selected = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         found = years(Publication.objects.public())
-        self.fields["year"].choices = [("", "Any year"), *((int(y), y) for y in found)]
+        self.fields["year"].choices = [("", _("Any year")), *((int(y), y) for y in found)]
 
     def apply(self, publications):
         """Narrow `publications` by every filter that is valid; invalid ones show an error."""
@@ -237,13 +244,13 @@ class LatestPublicationsFeed(Feed):
     """The newest publications, for feed readers; authors as the one renderer prints them."""
 
     def title(self):
-        return f"{LabSettings.load().name}: publications"
+        return _("%(lab)s: publications") % {"lab": LabSettings.load().name}
 
     def link(self):
         return reverse("publications:list")
 
     def description(self):
-        return f"New publications from {LabSettings.load().name}."
+        return _("New publications from %(lab)s.") % {"lab": LabSettings.load().name}
 
     def items(self):
         """Newest by publication date (the order of the lists), not by when they were

@@ -1,7 +1,9 @@
 """Admin for talks and awards, with their ordered speakers and recipients inline."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
+from core.languages import in_languages
 from people.admin import ProjectAdmin
 from people.editing import (
     LabModelAdmin,
@@ -41,14 +43,31 @@ class TalkAdmin(LabModelAdmin):
     owner_lookup = "speakers__person"
     list_display = ["title", "date", "kind", "event", "speaker_names", "is_published"]
     list_filter = [YearFilter, "kind", member_filter("speakers"), "language", "is_published"]
-    search_fields = ["title", "event", "host", "city", "speakers__name", "speakers__person__name"]
+    search_fields = [
+        *in_languages("title"),
+        "event",
+        "host",
+        "city",
+        "speakers__name",
+        "speakers__person__name",
+    ]
     autocomplete_fields = ["publication"]
     inlines = [SpeakerInline]
     fieldsets = [
-        (None, {"fields": ["title", ("kind", "date"), ("language", "slug"), "is_published"]}),
-        ("Where", {"fields": ["event", "host", ("city", "country")]}),
         (
-            "More",
+            None,
+            {
+                "fields": [
+                    tuple(in_languages("title")),
+                    ("kind", "date"),
+                    ("language", "slug"),
+                    "is_published",
+                ]
+            },
+        ),
+        (_("Where"), {"fields": ["event", "host", ("city", "country")]}),
+        (
+            _("More"),
             {"fields": [("slides_url", "video_url", "event_url"), "publication", "description"]},
         ),
     ]
@@ -59,7 +78,7 @@ class TalkAdmin(LabModelAdmin):
     def keep_member_linked(self, talk, person):
         _add_participant(talk.speakers, person)
 
-    @admin.display(description="speakers")
+    @admin.display(description=_("speakers"))
     def speaker_names(self, talk):
         return ", ".join(str(s) for s in talk.speakers.all())
 
@@ -77,10 +96,22 @@ class AwardAdmin(LabModelAdmin):
         "is_published",
     ]
     list_filter = [YearFilter, "kind", member_filter("recipients"), "is_published"]
-    search_fields = ["name", "awarded_by", "detail", "recipients__name", "recipients__person__name"]
+    search_fields = [
+        *in_languages("name"),
+        "awarded_by",
+        "detail",
+        "recipients__name",
+        "recipients__person__name",
+    ]
     autocomplete_fields = ["publication"]
     inlines = [RecipientInline]
-    fields = ["name", ("kind", "date"), ("detail", "awarded_by"), "publication", "is_published"]
+    fields = [
+        tuple(in_languages("name")),
+        ("kind", "date"),
+        ("detail", "awarded_by"),
+        "publication",
+        "is_published",
+    ]
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("recipients__person")
@@ -88,7 +119,7 @@ class AwardAdmin(LabModelAdmin):
     def keep_member_linked(self, award, person):
         _add_participant(award.recipients, person)
 
-    @admin.display(description="recipients")
+    @admin.display(description=_("recipients"))
     def recipient_names(self, award):
         return ", ".join(str(r) for r in award.recipients.all())
 

@@ -4,8 +4,10 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from core.languages import first_written, require_one, translated
 from core.markup import detect_language
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
@@ -36,21 +38,22 @@ class TalkQuerySet(DatedQuerySet):
 
 class Talk(models.Model):
     class Kind(models.TextChoices):
-        INVITED = "invited", "Invited talk"
-        CONFERENCE = "conference", "Conference talk"
-        KEYNOTE = "keynote", "Keynote"
-        PANEL = "panel", "Panel"
-        MODERATOR = "moderator", "Moderator / host"
-        POSTER = "poster", "Poster"
-        SEMINAR = "seminar", "Seminar"
+        INVITED = "invited", _("Invited talk")
+        CONFERENCE = "conference", _("Conference talk")
+        KEYNOTE = "keynote", _("Keynote")
+        PANEL = "panel", _("Panel")
+        MODERATOR = "moderator", _("Moderator / host")
+        POSTER = "poster", _("Poster")
+        SEMINAR = "seminar", _("Seminar")
 
-    title = models.CharField(max_length=300)
+    # As given, in English, Chinese or both (title_en, title_zh_hans; core/languages.py).
+    title = translated(models.CharField(max_length=300))
     language = models.CharField(
-        "title language",
+        "language",
         max_length=10,
         blank=True,
-        help_text="Language code of the title (en, zh, ja…). Leave empty to tell it from the "
-        "script: a title in Chinese characters is marked zh.",
+        help_text="Language code of the talk (en, zh, ja…). Leave empty to tell it from the "
+        "title's script: a title in Chinese characters is marked zh.",
     )
     slug = models.SlugField(
         max_length=120, unique=True, blank=True, help_text="Leave empty to make one."
@@ -89,7 +92,7 @@ class Talk(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        ordering = ["-date", "title"]
+        ordering = ["-date", "title_en", "title_zh_hans"]
         indexes = [
             # /talks/ and profiles: published talks, newest first
             models.Index(fields=["is_published", "date"], name="talk_published_date"),
@@ -99,13 +102,17 @@ class Talk(models.Model):
         return self.title
 
     def save(self, *args, **kwargs):
-        self.language = self.language or detect_language(self.title)
+        written = first_written(self, "title")
+        self.language = self.language or detect_language(written)
         if not self.slug:
-            self.slug = unique_slug(self, self.title, words=12)
+            self.slug = unique_slug(self, written, words=12)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("talks:detail", kwargs={"slug": self.slug})
+
+    def clean(self):
+        require_one(self, "title", "Give the talk's title, in English or Chinese.")
 
     @property
     def place(self):
@@ -113,9 +120,9 @@ class Talk(models.Model):
 
     def links(self):
         candidates = [
-            ("Slides", self.slides_url),
-            ("Video", self.video_url),
-            ("Event", self.event_url),
+            (_("Slides"), self.slides_url),
+            (_("Video"), self.video_url),
+            (_("Event"), self.event_url),
         ]
         return [(label, url) for label, url in candidates if is_web_url(url)]
 
@@ -159,14 +166,14 @@ class AwardQuerySet(DatedQuerySet):
 
 class Award(models.Model):
     class Kind(models.TextChoices):
-        AWARD = "award", "Award"
-        BEST_PAPER = "best-paper", "Best paper"
-        FELLOWSHIP = "fellowship", "Fellowship"
-        SCHOLARSHIP = "scholarship", "Scholarship"
-        COMPETITION = "competition", "Competition"
-        GRANT = "grant", "Grant"
+        AWARD = "award", _("Award")
+        BEST_PAPER = "best-paper", _("Best paper")
+        FELLOWSHIP = "fellowship", _("Fellowship")
+        SCHOLARSHIP = "scholarship", _("Scholarship")
+        COMPETITION = "competition", _("Competition")
+        GRANT = "grant", _("Grant")
 
-    name = models.CharField(max_length=300, help_text="e.g. “ChinaSys Best Poster”.")
+    name = translated(models.CharField(max_length=300, help_text="e.g. “ChinaSys Best Poster”."))
     awarded_by = models.CharField(
         "awarding body", max_length=200, blank=True, help_text="e.g. “CCF”, “USENIX FAST”."
     )
@@ -192,7 +199,8 @@ class Award(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        ordering = [models.F("date").desc(nulls_last=True), "name"]  # undated ones last
+        # undated ones last
+        ordering = [models.F("date").desc(nulls_last=True), "name_en", "name_zh_hans"]
         indexes = [
             # /awards/ and profiles: published awards, newest first
             models.Index(fields=["is_published", "date"], name="award_published_date"),
@@ -203,6 +211,9 @@ class Award(models.Model):
 
     def get_absolute_url(self):
         return f"{reverse('talks:awards')}#award-{self.pk}"
+
+    def clean(self):
+        require_one(self, "name", "Give the award's name, in English or Chinese.")
 
 
 class Participant(models.Model):

@@ -2,6 +2,8 @@
 
 from django import forms
 from django.conf.locale import LANG_INFO
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
 from people.models import Person
@@ -9,10 +11,11 @@ from talks.models import Award, Talk
 
 
 def language_name(code):
-    """ "Chinese" for zh (Django knows only zh-hans and zh-hant), else Django's name."""
+    """ "Chinese" for zh (Django knows only zh-hans and zh-hant), else Django's name, in the
+    page's language."""
     if code == "zh":
-        return "Chinese"
-    return LANG_INFO.get(code, {}).get("name", code)
+        return _("Chinese")
+    return translation.gettext(LANG_INFO.get(code, {}).get("name", code))
 
 
 def _person_field():
@@ -20,7 +23,8 @@ def _person_field():
         required=False,
         queryset=Person.objects.published(),
         to_field_name="slug",
-        empty_label="Anyone",
+        label=_("Person"),
+        empty_label=_("Anyone"),
     )
 
 
@@ -42,20 +46,24 @@ class _ListFilter(forms.Form):
 class TalkFilter(_ListFilter):
     model = Talk
     exact = ("kind", "language")
-    kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *Talk.Kind.choices])
-    language = forms.ChoiceField(required=False)
+    kind = forms.ChoiceField(
+        label=_("Kind"), required=False, choices=[("", _("Any kind")), *Talk.Kind.choices]
+    )
+    language = forms.ChoiceField(label=_("Language"), required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         codes = Talk.objects.published().order_by("language").values_list("language", flat=True)
-        self.fields["language"].choices = [("", "Any language")] + [
+        self.fields["language"].choices = [("", _("Any language"))] + [
             (code, language_name(code)) for code in codes.distinct()
         ]
 
 
 class AwardFilter(_ListFilter):
     model = Award
-    kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *Award.Kind.choices])
+    kind = forms.ChoiceField(
+        label=_("Kind"), required=False, choices=[("", _("Any kind")), *Award.Kind.choices]
+    )
 
 
 class _FilteredListView(ListView):

@@ -7,12 +7,15 @@ def form_data(response, **overrides):
     """Every field of the rendered admin form and its inlines, as a browser would send them.
 
     Existing inline rows are sent unchanged and extra rows empty, so posting the result with
-    no overrides is pressing Save without edits; `overrides` then change single fields.
+    no overrides is pressing Save without edits; `overrides` then change single fields. A
+    text kept in two languages given by its plain name (`bio=`) is its English column
+    (`bio_en`), as assigning `bio` on the model is.
     """
-    data = {}
+    data, keys = {}, set()
     for form in _forms(response):
         for name, field in form.fields.items():
             key = form.add_prefix(name)
+            keys.add(key)
             value = form[name].value()
             if isinstance(field, forms.FileField) or value is None:
                 continue
@@ -23,7 +26,9 @@ def form_data(response, **overrides):
                 data[key] = [str(v) for v in value]
             else:
                 data[key] = str(value)
-    data.update(overrides)
+    for name, value in overrides.items():
+        english = f"{name}_en"
+        data[english if name not in keys and english in keys else name] = value
     return data
 
 

@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import connection, transaction
+from django.utils import translation
 
 from people.models import forget_loaded_settings
 from tests.factories import PersonFactory
@@ -20,6 +21,9 @@ def _clear_cache():
     forget_loaded_settings()
     yield
     cache.clear()
+    # A request to a Chinese page leaves Chinese active in this thread, as in any worker
+    # (the next request sets its own); the next test starts in English.
+    translation.activate(settings.LANGUAGE_CODE)
     forget_loaded_settings()
 
 

@@ -1,9 +1,11 @@
 """Template filters shared by every app: Markdown, partial dates, bilingual names."""
 
 from django import template
+from django.conf import settings
+from django.utils import translation
 from django.utils.html import format_html
 
-from core import markup, weblinks
+from core import languages, markup, weblinks
 from core.partial_dates import format_range
 
 register = template.Library()
@@ -34,7 +36,7 @@ def partial_date(value):
 
 
 @register.simple_tag
-def date_range(start, end, open_end="Present"):
+def date_range(start, end, open_end=None):
     return format_range(start, end, open_end=open_end)
 
 
@@ -55,3 +57,19 @@ def bilingual_name(person):
 def web_url(value):
     """The link itself when it is http(s), else "": the last guard before an href."""
     return weblinks.web_url_or_empty(value)
+
+
+@register.filter
+def language_tag(code):
+    """The BCP 47 tag of a Django language code, for `lang`: "zh-hans" → "zh-Hans"."""
+    return translation.to_locale(code or settings.LANGUAGE_CODE).replace("_", "-")
+
+
+@register.filter
+def fallback_lang(obj, name):
+    """` lang="en"` when `obj.<name>`, a text kept in two languages, is shown in the other
+    language because the page's own is empty; else nothing (the page's `lang` holds)."""
+    shown = languages.shown_language(obj, name)
+    if shown is None or shown == translation.get_language():
+        return ""
+    return format_html(' lang="{}"', language_tag(shown))

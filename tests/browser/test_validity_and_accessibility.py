@@ -37,11 +37,11 @@ def checkers():
 
 @pytest.fixture
 def page_types(transactional_db):
-    """One address of each public page type of the demo lab."""
+    """One address of each public page type of the demo lab, in English and in Chinese."""
     call_command("load_demo", verbosity=0)
     papers = Publication.objects.public()
     talk = next(t for t in Talk.objects.published().for_listing() if t.has_page)
-    return [
+    english = [
         "/",
         "/people/",
         "/people/teng-ma/",
@@ -57,6 +57,7 @@ def page_types(transactional_db):
         "/news/",
         "/no-such-page/",
     ]
+    return english + ["/zh-hans" + url for url in english]
 
 
 def test_every_page_type_is_valid_html(checkers, page_types, client, tmp_path):

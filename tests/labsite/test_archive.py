@@ -257,6 +257,15 @@ def test_an_archive_from_an_older_schema_is_restored_and_migrated_forward(demo):
             if row["fields"]["person"] is not None:
                 row["fields"]["name"] = ""
         members["data/talks.speaker.json"] = json.dumps(rows).encode()
+        # Before talks 0007, a title (or an award's name) was one column, in any script.
+        for label, name in (("talk", "title"), ("award", "name")):
+            for model in (label, f"historical{label}"):
+                rows = json.loads(members[f"data/talks.{model}.json"])
+                for row in rows:
+                    fields = row["fields"]
+                    chinese = fields.pop(f"{name}_zh_hans")
+                    fields[name] = fields.pop(f"{name}_en") or chinese
+                members[f"data/talks.{model}.json"] = json.dumps(rows).encode()
 
     older = _rewritten(written.getvalue(), as_written_before_printed_names)
     _empty_the_database()

@@ -23,7 +23,7 @@ def test_an_edit_by_a_member_shows_in_history_with_their_name(client, cast):
 
     assert owner.history.latest().history_user == cast["owner"]
     assert '/change/">owner</a>' in html
-    assert "<strong>Tagline:</strong>" in html
+    assert "<strong>Tagline (English):</strong>" in html
     assert "Building RDMA systems" in html
 
 

@@ -77,8 +77,8 @@ def test_member_adding_a_talk_or_award_becomes_speaker_or_recipient(owner_client
         ),
     )
 
-    assert [s.person for s in Talk.objects.get(title="My Talk").speakers.all()] == [owner]
-    assert [r.person for r in Award.objects.get(name="My Award").recipients.all()] == [owner]
+    assert [s.person for s in Talk.objects.get(title_en="My Talk").speakers.all()] == [owner]
+    assert [r.person for r in Award.objects.get(name_en="My Award").recipients.all()] == [owner]
 
 
 def test_member_cannot_remove_themselves_from_an_author_list(owner_client, owner):
@@ -196,7 +196,7 @@ def test_a_member_writes_an_introduction_for_a_section_of_their_profile(owner_cl
         **{
             "section_introductions-TOTAL_FORMS": "1",
             "section_introductions-0-section": "publications",
-            "section_introductions-0-text": "Selected papers; all of them are on Scholar.",
+            "section_introductions-0-text_en": "Selected papers; all of them are on Scholar.",
         },
     )
 

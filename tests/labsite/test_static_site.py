@@ -142,7 +142,7 @@ def test_a_rerun_rewrites_only_what_an_edit_changed_and_drops_what_is_gone(demo,
     first = export_static(tmp_path)
     assert export_static(tmp_path).written == []
 
-    Person.objects.filter(slug="feng-ren").update(title="Professor of Systems")
+    Person.objects.filter(slug="feng-ren").update(title_en="Professor of Systems")
     gone = Publication.objects.get(slug="us-patent-10613992")
     gone.delete()
     again = export_static(tmp_path)

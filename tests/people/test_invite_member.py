@@ -61,6 +61,17 @@ def test_invite_mails_the_link_when_mail_is_configured(db):
     assert link in mail.outbox[0].body
 
 
+def test_invite_mails_in_chinese_when_asked(db):
+    PersonFactory(slug="feng-ren", name="Feng Ren")
+
+    _invite("feng-ren", "feng@example.org", "--language", "zh-hans")
+
+    message = mail.outbox[0]
+    assert message.subject == "你在实验室网站上的账号"
+    assert message.body.startswith("Feng Ren，你好：")
+    assert "/accounts/reset/" in message.body
+
+
 @pytest.mark.parametrize("is_superuser", [False, True])
 def test_invite_never_takes_over_an_existing_account_with_that_email(db, is_superuser):
     account = UserFactory(username="root", email="feng@example.org", is_superuser=is_superuser)

@@ -24,7 +24,7 @@ def test_admin_adds_person_with_sections_inline(admin_client):
             "education-0-order": "0",
             "news-TOTAL_FORMS": "1",
             "news-0-date": "2025-10",
-            "news-0-text": "Paper accepted.",
+            "news-0-text_en": "Paper accepted.",
             "news-0-is_published": "on",
         },
     )

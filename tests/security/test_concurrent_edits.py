@@ -55,6 +55,6 @@ def test_a_save_on_a_stale_page_is_refused_with_what_changed_and_keeps_the_entry
 
 def test_lab_settings_edited_elsewhere_show_on_the_next_request(client):
     client.get("/")
-    LabSettings.objects.filter(pk=1).update(name="Renamed Lab")  # another worker's save
+    LabSettings.objects.filter(pk=1).update(name_en="Renamed Lab")  # another worker's save
 
     assert "Renamed Lab" in client.get("/").content.decode()

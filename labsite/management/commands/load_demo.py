@@ -6,6 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from core.languages import columns_given
 from people import models as people
 from people.models import LabSettings
 from publications import importing
@@ -103,7 +104,7 @@ def load_person(data):
         has_order = any(f.name == "order" for f in model._meta.fields)
         for position, row in enumerate(rows, start=1):
             row = dict(row)
-            lookup = {key: row.pop(key, "") for key in keys}
+            lookup = {k: v for key in keys for k, v in columns_given(model, row, key).items()}
             if has_order:
                 row["order"] = position
             upsert(model, row, person=person, **lookup)
@@ -181,12 +182,14 @@ def load_talks_and_awards(data):
     for row in data["talks"]:
         row = _with_publication(row)
         speakers = row.pop("speakers")
-        talk = upsert(Talk, row, title=row.pop("title"), date=row.pop("date"))
+        title = columns_given(Talk, row, "title")
+        talk = upsert(Talk, row, **title, date=row.pop("date"))
         _set_participants(Speaker, "talk", talk, speakers, people_by_slug)
     for row in data["awards"]:
         row = _with_publication(row)
         recipients = row.pop("recipients")
-        award = upsert(Award, row, name=row.pop("name"), date=row.pop("date"))
+        name = columns_given(Award, row, "name")
+        award = upsert(Award, row, **name, date=row.pop("date"))
         _set_participants(Recipient, "award", award, recipients, people_by_slug)
     return len(data["talks"]), len(data["awards"])
 

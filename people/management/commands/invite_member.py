@@ -10,8 +10,10 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
 
 from core.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
 from people.models import Person
@@ -29,9 +31,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("email")
+        parser.add_argument(
+            "--language",
+            choices=[code for code, _name in settings.LANGUAGES],
+            default=settings.LANGUAGE_CODE,
+            help="The language of the e-mail (default: English).",
+        )
 
     @transaction.atomic
-    def handle(self, *args, slug, email, **options):
+    def handle(self, *args, slug, email, language, **options):
         try:
             validate_email(email)
         except Exception:
@@ -71,14 +79,18 @@ class Command(BaseCommand):
             f"(the link works once):\n\n    {link}\n"
         )
         if not settings.EMAIL_BACKEND.endswith(NON_DELIVERING):
-            send_mail(
-                "Your account on the lab website",
-                f"Hello {person.name},\n\nChoose a password for your account "
-                f"“{user.username}” here:\n\n{link}\n\nThen edit your profile at "
-                f"{settings.SITE_URL}{reverse('admin:index')}\n",
-                settings.DEFAULT_FROM_EMAIL,
-                [email],
-            )
+            with translation.override(language):
+                subject = _("Your account on the lab website")
+                body = _(
+                    "Hello %(name)s,\n\nChoose a password for your account “%(username)s” "
+                    "here:\n\n%(link)s\n\nThen edit your profile at %(admin)s\n"
+                ) % {
+                    "name": person.name,
+                    "username": user.username,
+                    "link": link,
+                    "admin": settings.SITE_URL + reverse("admin:index"),
+                }
+            send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
             self.stdout.write(f"The link was also e-mailed to {email}.")
 
 
