@@ -135,6 +135,7 @@ def main(seconds=3, exports=False):
         "/",
         "/people/",
         "/people/teng-ma/",
+        "/zh-hans/people/teng-ma/",
         "/people/three-hundred/",
         "/publications/",
         paper.get_absolute_url(),
@@ -168,7 +169,8 @@ def main(seconds=3, exports=False):
     cold, cold_port = start("labsite.wsgi", {**env, "CACHE_URL": "dummycache://"}, ROOT)
     print()
     row("page (cold: CACHE_URL=dummycache://)")
-    for path in ("/people/teng-ma/", "/people/three-hundred/", "/", "/publications/"):
+    cold_pages = ("/people/teng-ma/", "/zh-hans/people/teng-ma/", "/people/three-hundred/", "/")
+    for path in (*cold_pages, "/publications/"):
         copy_path, size = files[path]
         rps, static_rps = best_rps(cold_port, path, seconds, static_port, copy_path, rounds=1)
         row(path, size, rps, static_rps)

@@ -13,6 +13,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.http import FileResponse
+from django.utils.translation import gettext as _
 
 MAX_PDF_BYTES = 30 * 1024 * 1024
 ACCEPT = "application/pdf,.pdf"
@@ -36,13 +37,15 @@ def check_pdf(file):
     file.seek(0)
     if not head.startswith(b"%PDF-"):
         raise ValidationError(
-            "This file is not a PDF (its content does not start with a PDF header); upload "
-            "the paper as a PDF.",
+            _(
+                "This file is not a PDF (its content does not start with a PDF header); "
+                "upload the paper as a PDF."
+            ),
             code="not_a_pdf",
         )
     if b"%%EOF" not in tail:
         raise ValidationError(
-            "This PDF is incomplete (it has no end-of-file marker); upload it again.",
+            _("This PDF is incomplete (it has no end-of-file marker); upload it again."),
             code="truncated_pdf",
         )
 

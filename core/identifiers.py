@@ -5,6 +5,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext as _
 
 _ORCID = re.compile(r"^(\d{4})-?(\d{4})-?(\d{4})-?(\d{3}[\dX])$")
 _ORCID_PREFIX = re.compile(r"^(?:https?://)?(?:www\.)?orcid\.org/", re.IGNORECASE)
@@ -31,13 +32,13 @@ def normalize_orcid(value: str | None) -> str:
     match = _ORCID.match(text)
     if not match:
         raise ValidationError(
-            "Enter an ORCID iD like 0000-0002-1825-0097 (or its https://orcid.org/ link).",
+            _("Enter an ORCID iD like 0000-0002-1825-0097 (or its https://orcid.org/ link)."),
             code="invalid_orcid",
         )
     digits = "".join(match.groups())
     if orcid_checksum(digits[:15]) != digits[15]:
         raise ValidationError(
-            "This ORCID iD's check digit is wrong; copy it again from orcid.org.",
+            _("This ORCID iD's check digit is wrong; copy it again from orcid.org."),
             code="orcid_checksum",
         )
     return "-".join(match.groups())
@@ -48,7 +49,8 @@ def normalize_doi(value: object) -> str:
     text = _DOI_PREFIX.sub("", str(value or "").strip()).strip().lower()
     if not _DOI.match(text) or _DOT_SEGMENT.search(text.split("/", 1)[1]):
         raise ValidationError(
-            f"“{value}” is not a DOI; a DOI looks like 10.1145/3773772.", code="invalid_doi"
+            _("“%(value)s” is not a DOI; a DOI looks like 10.1145/3773772.") % {"value": value},
+            code="invalid_doi",
         )
     return text
 

@@ -19,9 +19,13 @@ from django.db.models.functions import Length, Substr
 from django.db.models.query_utils import DeferredAttribute
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 FORMAT_HELP = "YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2026, 2026-06, 2026-06-15; 2026.06 also works)"
-INVALID_MESSAGE = f"Enter a date as {FORMAT_HELP}."
+INVALID_MESSAGE = gettext_lazy(
+    "Enter a date as YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2026, 2026-06, 2026-06-15; 2026.06 "
+    "also works)."
+)
 
 _NUMERIC = re.compile(r"^(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2}))?)?$")
 _MONTH_NAMES = {

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
+from django.utils.translation import gettext_lazy as _
 
 
 class LabsiteConfig(AppConfig):
     name = "labsite"
-    verbose_name = "Lab site"
+    verbose_name = _("Lab site")
 
     def ready(self):
         from core.roles import sync_groups

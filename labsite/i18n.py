@@ -115,8 +115,9 @@ def translate_model_texts() -> None:
     Called once at start-up; `catalogs update` collects the texts (`model_texts`)."""
     for model in _content_models():
         opts = model._meta
-        opts.verbose_name = _lazy(opts.verbose_name)
-        opts.verbose_name_plural = _lazy(opts.verbose_name_plural)
+        # A name Django made ("news items" from "news item") is lazy already: its English.
+        opts.verbose_name = _lazy(str(opts.verbose_name))
+        opts.verbose_name_plural = _lazy(str(opts.verbose_name_plural))
         for field in opts.get_fields():
             for attribute in ("verbose_name", "help_text"):
                 if isinstance(getattr(field, attribute, None), str):

@@ -37,7 +37,7 @@ class HomeView(TemplateView):
         papers = Publication.objects.public().exclude(kind=Publication.Kind.PATENT).for_listing()
         selected = list(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
         context["publications_heading"] = (
-            "Selected publications" if selected else "Recent publications"
+            _("Selected publications") if selected else _("Recent publications")
         )
         shown = selected or papers[:HOME_PUBLICATION_COUNT]
         context["publications"] = [(p, author_list(p, LIST)) for p in shown]

@@ -235,7 +235,7 @@ class PersonAdmin(LabModelAdmin):
     @admin.display(description=_("current photo"))
     def photo_preview(self, person):
         if not person.photo:
-            return "No photo: the profile shows the initials avatar."
+            return _("No photo: the profile shows the initials avatar.")
         return format_html(
             '<img src="{}" alt="Photo of {}" width="160" height="160">', person.photo.url, person
         )
@@ -249,6 +249,7 @@ class NewsItemAdmin(LabModelAdmin):
     list_select_related = ["person"]
     search_fields = [*in_languages("text"), "person__name"]
     autocomplete_fields = ["person"]
+    fields = ["person", "date", tuple(in_languages("text")), "is_published"]
 
     def keep_member_linked(self, news, person):
         if news.person_id is None:

@@ -237,7 +237,7 @@ class LabModelAdmin(SimpleHistoryAdmin):
             )
             opts = self.model._meta
             return redirect(f"admin:{opts.app_label}_{opts.model_name}_deleted")
-        messages.success(request, f"Restored “{restored}”.")
+        messages.success(request, _("Restored “%(restored)s”.") % {"restored": restored})
         opts = self.model._meta
         return redirect(
             reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[restored.pk])
@@ -261,8 +261,11 @@ class KeepMemberFormSet(forms.BaseInlineFormSet):
             deleted = self.can_delete and self._should_delete_form(form)
             if deleted or form.cleaned_data.get("person", person) != person:
                 raise forms.ValidationError(
-                    f"You cannot remove yourself ({person.name}) from this list; ask a lab "
-                    "admin if you should not be on it."
+                    _(
+                        "You cannot remove yourself (%(name)s) from this list; ask a lab admin "
+                        "if you should not be on it."
+                    )
+                    % {"name": person.name}
                 )
 
 
@@ -362,7 +365,8 @@ def error_summary(form, inline_admin_formsets):
         ]
         for number, row in enumerate(formset.forms, start=1):
             for name, errors in row.errors.items():
-                where, anchor = f"{section}, row {number}", f"{formset.prefix}-{number - 1}"
+                where = _("%(section)s, row %(number)s") % {"section": section, "number": number}
+                anchor = f"{formset.prefix}-{number - 1}"
                 if name in row.fields:
                     where, anchor = f"{where}: {_label(row, name)}", row[name].id_for_label
                 found += [FoundError(where, message, anchor) for message in errors]
@@ -401,18 +405,19 @@ def _conflict_message(model_admin, request, obj, submitted):
             if previous is not None
             else []
         )
-        who = record.history_user or "someone"
-        what = f"changed {', '.join(fields)}" if fields else "saved it"
-        lines.append(f"{who} {what} at {record.history_date:%H:%M:%S}")
+        who = record.history_user or _("someone")
+        what = _("changed %(fields)s") % {"fields": ", ".join(fields)} if fields else _("saved it")
+        at = f"{record.history_date:%H:%M:%S}"
+        lines.append(_("%(who)s %(what)s at %(time)s") % {"who": who, "what": what, "time": at})
     inlines = model_admin.get_inline_instances(request, obj)
     for inline, seen_id in zip(inlines, seen[1:], strict=False):
         fk = _get_foreign_key(model_admin.model, inline.model, fk_name=inline.fk_name)
         if _newest_history_id(inline.model, fk.attname, obj.pk) > seen_id:
-            lines.append(f"the {inline.model._meta.verbose_name_plural} were changed")
-    changes = "; ".join(lines) or "it was changed"
-    return (
-        f"This {obj._meta.verbose_name} was saved by someone else after you opened this page "
-        f"({changes}), so your changes were not saved. Everything you entered is still below: "
-        "compare it with the current version (open it in another tab) and save again to "
-        "keep yours."
-    )
+            things = inline.model._meta.verbose_name_plural
+            lines.append(_("the %(things)s were changed") % {"things": things})
+    changes = "; ".join(lines) or _("it was changed")
+    return _(
+        "This %(thing)s was saved by someone else after you opened this page (%(changes)s), "
+        "so your changes were not saved. Everything you entered is still below: compare it "
+        "with the current version (open it in another tab) and save again to keep yours."
+    ) % {"thing": obj._meta.verbose_name, "changes": changes}

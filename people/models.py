@@ -214,7 +214,9 @@ class Person(models.Model):
 
     def clean(self):
         if self.member_since and self.member_until and self.member_until < self.member_since:
-            raise ValidationError({"member_until": "The membership cannot end before it starts."})
+            raise ValidationError(
+                {"member_until": _("The membership cannot end before it starts.")}
+            )
 
     @property
     def initials(self):
@@ -425,7 +427,7 @@ class Experience(ProfileSection):
 
     def clean(self):
         if not self.title and not self.organization:
-            raise ValidationError("Give the job title, the employer, or both.")
+            raise ValidationError(_("Give the job title, the employer, or both."))
 
     # What the profile's timeline shows (people/sections/_timeline.html), as for Education:
     # the title at the employer, or whichever of the two is known.
@@ -784,11 +786,15 @@ class LabSettings(models.Model):
                 {"team_role_order": f"Unknown role code(s): {', '.join(unknown)}."}
             )
         if len(set(codes)) != len(codes):
-            raise ValidationError({"team_role_order": "Each role may be listed once."})
+            raise ValidationError({"team_role_order": _("Each role may be listed once.")})
         self.team_role_order = ",".join(codes)
         if self.marker_equal_contribution.strip() == self.marker_corresponding.strip():
             raise ValidationError(
-                {"marker_corresponding": "The two markers must differ so readers tell them apart."}
+                {
+                    "marker_corresponding": _(
+                        "The two markers must differ so readers tell them apart."
+                    )
+                }
             )
 
     def venue_order(self):

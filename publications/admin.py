@@ -143,7 +143,7 @@ class ImportForm(forms.Form):
     def clean(self):
         data = super().clean()
         if not (data.get("dois", "").strip() or data.get("file") or data.get("orcid_person")):
-            raise forms.ValidationError("Paste DOIs, choose a file, or pick a member's ORCID.")
+            raise forms.ValidationError(_("Paste DOIs, choose a file, or pick a member's ORCID."))
         return data
 
     def start_batch(self, user, client):
@@ -286,7 +286,7 @@ class PublicationAdmin(LabModelAdmin):
             raise PermissionDenied
         batch = ImportBatch.live().filter(pk=batch_id, user=request.user).first()
         if batch is None or batch.status == ImportBatch.Status.DONE:
-            messages.error(request, "That import preview has expired; start again.")
+            messages.error(request, _("That import preview has expired; start again."))
             return redirect("admin:publications_publication_import")
         if batch.status != ImportBatch.Status.READY:
             return self._import_page(request, batch=batch)

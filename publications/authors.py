@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.utils.functional import Promise
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from people.models import LabSettings, Person
@@ -154,7 +155,7 @@ def author_list(
     for index, row in enumerate(rows):
         if row.is_unlisted:
             last = index == len(rows) - 1
-            text = "…" if not last else "and others" if context == DETAIL else "et al."
+            text = "…" if not last else gettext("and others") if context == DETAIL else "et al."
             names.append(Name(text, is_gap=True))
             continue
         roles = [r for r, on in ((EQUAL, row.is_equal_contribution),

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import gettext, ngettext_lazy
 
 from publications.models import Publication
 
@@ -134,13 +134,12 @@ def per_year_chart(
     summary = ", ".join(f"{y}: {n}" for y, n in per_year if n)
     return format_html(
         '<svg class="chart" viewBox="0 0 {} {}" width="{}" height="{}" role="img" '
-        'aria-labelledby="chart-title"><title id="chart-title">Publications per year: {}</title>'
-        "{}{}</svg>",
+        'aria-labelledby="chart-title"><title id="chart-title">{}</title>{}{}</svg>',
         width,
         height + 18,
         width,
         height + 18,
-        summary,
+        gettext("Publications per year: %(years)s") % {"years": summary},
         bars,
         labels,
     )

@@ -362,7 +362,7 @@ class Publication(models.Model):
         DOI and arXiv id on the way."""
         errors = {}
         if not self.title and not (self.kind == self.Kind.PATENT and self.patent_number):
-            errors["title"] = "Give the title (only a patent with a number may go without)."
+            errors["title"] = _("Give the title (only a patent with a number may go without).")
         if self.doi:
             try:
                 self.doi = normalize_doi(self.doi)
@@ -373,9 +373,9 @@ class Publication(models.Model):
             if match:
                 self.arxiv_id = match[1]
             else:
-                errors["arxiv_id"] = "Enter an arXiv id such as 2407.00079."
+                errors["arxiv_id"] = _("Enter an arXiv id such as 2407.00079.")
         if self.citation_count is not None and not self.citations_read_on:
-            errors["citations_read_on"] = "Say when the citation count was read."
+            errors["citations_read_on"] = _("Say when the citation count was read.")
         return errors
 
     def park_authorships(self):
@@ -532,11 +532,11 @@ class Authorship(models.Model):
             self.given_name, self.family_name = split_name(self.person.name)
         if self.is_unlisted:
             if self.given_name or self.family_name or self.person_id:
-                raise ValidationError("An “unlisted authors” row has no name and no person.")
+                raise ValidationError(_("An “unlisted authors” row has no name and no person."))
             if self.is_equal_contribution or self.is_corresponding:
-                raise ValidationError("An “unlisted authors” row cannot carry a role.")
+                raise ValidationError(_("An “unlisted authors” row cannot carry a role."))
         elif not self.family_name:
-            raise ValidationError({"family_name": "Give at least the family name."})
+            raise ValidationError({"family_name": _("Give at least the family name.")})
 
     @property
     def is_cjk(self):

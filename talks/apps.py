@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TalksConfig(AppConfig):
     name = "talks"
-    verbose_name = "Talks and awards"
+    verbose_name = _("Talks and awards")

@@ -112,7 +112,7 @@ class Talk(models.Model):
         return reverse("talks:detail", kwargs={"slug": self.slug})
 
     def clean(self):
-        require_one(self, "title", "Give the talk's title, in English or Chinese.")
+        require_one(self, "title", _("Give the talk's title, in English or Chinese."))
 
     @property
     def place(self):
@@ -213,7 +213,7 @@ class Award(models.Model):
         return f"{reverse('talks:awards')}#award-{self.pk}"
 
     def clean(self):
-        require_one(self, "name", "Give the award's name, in English or Chinese.")
+        require_one(self, "name", _("Give the award's name, in English or Chinese."))
 
 
 class Participant(models.Model):
@@ -245,7 +245,7 @@ class Participant(models.Model):
 
     def clean(self):
         if not self.person_id and not self.name.strip():
-            raise ValidationError("Choose a lab member or type the name.")
+            raise ValidationError(_("Choose a lab member or type the name."))
 
 
 class Speaker(Participant):

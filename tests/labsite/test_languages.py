@@ -278,3 +278,12 @@ def test_the_admin_in_chinese_labels_fields_sections_and_help_in_chinese(admin_c
 def test_every_model_label_and_help_has_a_chinese_translation():
     translated = catalogs.read(ZH)
     assert [t for t in model_texts() if not (translated.get(t) and translated.get(t).string)] == []
+
+
+def test_each_language_of_a_page_is_cached_as_its_own_page(client, teng_ma, settings):
+    settings.PAGE_CACHE = True
+    for url, lang in (("/zh-hans/people/teng-ma/", "zh-Hans"), ("/people/teng-ma/", "en")):
+        first, second = client.get(url), client.get(url)
+        assert (first["X-Page-Cache"], second["X-Page-Cache"]) == ("miss", "hit")
+        assert f'<html lang="{lang}">' in second.content.decode()
+        assert second["Content-Language"] == lang.lower()
