@@ -55,6 +55,12 @@ class TextInLanguages(property):
     short_description: object = ""
 
 
+def language_tag(code: str) -> str:
+    """The BCP 47 tag of a Django language code, for `lang` and `hreflang`: "zh-hans" →
+    "zh-Hans"."""
+    return translation.to_locale(code).replace("_", "-")
+
+
 def active_language() -> str:
     """The active language as one of settings.LANGUAGES ("en" where "en-us" is active)."""
     try:

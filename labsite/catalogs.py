@@ -84,18 +84,13 @@ def sources() -> Iterator[tuple[Path, Iterator]]:
                 yield path, python_messages(path)
 
 
-def extract(paths: list[Path] | None = None) -> Catalog:
-    """Every marked string of the site (or of `paths`), as a catalog template; with every
-    path, also the content models' names, labels and help (see labsite/i18n.py)."""
+def extract() -> Catalog:
+    """Every marked string of the site, and the content models' names, labels and help
+    (see labsite/i18n.py), as a catalog template."""
     catalog = Catalog(fuzzy=False, charset="utf-8")
-    if paths is None:
-        for text in model_texts():
-            catalog.add(
-                text, locations=[("models", 0)], auto_comments=["model field label or help"]
-            )
+    for text in model_texts():
+        catalog.add(text, auto_comments=["a model's name, or a field's label or help"])
     for path, messages in sources():
-        if paths is not None and path not in paths:
-            continue
         for line, _function, message, context in messages:
             if not message or (isinstance(message, tuple) and not message[0]):
                 continue
@@ -131,8 +126,12 @@ def update() -> dict[str, int]:
             catalog = Catalog(locale=locale, charset="utf-8")
         catalog.update(template, no_fuzzy_matching=True)
         catalog.obsolete.clear()
+        catalog.project, catalog.version = "labsite", ""
+        catalog.msgid_bugs_address = catalog.last_translator = ""
+        catalog.language_team = f"labsite {locale}"
+        catalog.fuzzy = False
         with path.open("wb") as file:
-            write_po(file, catalog, width=100, omit_header=False, sort_output=False)
+            write_po(file, catalog, width=100, sort_output=False)
         untranslated[locale] = len(missing(catalog))
     return untranslated
 

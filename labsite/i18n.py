@@ -17,10 +17,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy
 
-
-def bcp47(code: str) -> str:
-    """The language tag for `lang` and `hreflang`: "zh-hans" → "zh-Hans"."""
-    return translation.to_locale(code).replace("_", "-")
+from core.languages import language_tag
 
 
 def is_admin(path: str) -> bool:
@@ -70,7 +67,7 @@ def alternates(request) -> list[Alternate]:
     return [
         Alternate(
             code=code,
-            tag=bcp47(code),
+            tag=language_tag(code),
             name=translation.get_language_info(code)["name_local"],
             url=translate_url(full_path, code),
             path=translate_url(request.path_info, code),

@@ -2,7 +2,6 @@
 
 from django import template
 from django.conf import settings
-from django.utils import translation
 from django.utils.html import format_html
 
 from core import languages, markup, weblinks
@@ -61,8 +60,8 @@ def web_url(value):
 
 @register.filter
 def language_tag(code):
-    """The BCP 47 tag of a Django language code, for `lang`: "zh-hans" → "zh-Hans"."""
-    return translation.to_locale(code or settings.LANGUAGE_CODE).replace("_", "-")
+    """`lang="{{ LANGUAGE_CODE|language_tag }}"`: "zh-hans" → "zh-Hans"."""
+    return languages.language_tag(code or settings.LANGUAGE_CODE)
 
 
 @register.filter
@@ -70,6 +69,6 @@ def fallback_lang(obj, name):
     """` lang="en"` when `obj.<name>`, a text kept in two languages, is shown in the other
     language because the page's own is empty; else nothing (the page's `lang` holds)."""
     shown = languages.shown_language(obj, name)
-    if shown is None or shown == translation.get_language():
+    if shown is None or shown == languages.active_language():
         return ""
-    return format_html(' lang="{}"', language_tag(shown))
+    return format_html(' lang="{}"', languages.language_tag(shown))
