@@ -49,7 +49,6 @@ class LocaleMiddleware(locale.LocaleMiddleware):
 
 @dataclass(frozen=True)
 class Alternate:
-    code: str  # Django's: "zh-hans"
     tag: str  # BCP 47: "zh-Hans"
     name: str  # in its own language: "简体中文"
     url: str  # this page in that language, path and query (the query keeps a filter)
@@ -58,15 +57,14 @@ class Alternate:
 
 
 def alternates(request) -> list[Alternate]:
-    """This page in each language, for the language menu and `hreflang` links. A page
-    without a language (an error page, a feed-less path) gets its own address for both."""
+    """This page in each language, for the language menu and `hreflang` links. An address
+    no page answers (an error page) stays as it is in both."""
     current = translation.get_language()
     # Resolved without the script prefix; reversing puts it back (a site under /lab/).
     query = request.META.get("QUERY_STRING", "")
     full_path = f"{request.path_info}?{query}" if query else request.path_info
     return [
         Alternate(
-            code=code,
             tag=language_tag(code),
             name=translation.get_language_info(code)["name_local"],
             url=translate_url(full_path, code),
