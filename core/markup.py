@@ -60,3 +60,15 @@ def detect_language(text):
     if _HAN.search(text):
         return "zh"
     return "en"
+
+
+_LATIN = re.compile(r"[A-Za-z]")
+_CJK = re.compile(r"[\u3040-\u30ff\uac00-\ud7af\u3400-\u9fff]")
+
+
+def mostly_cjk_language(text):
+    """zh, ja or ko when most of a text's letters are in that script ("记忆感知的大模型
+    KVCache优化" is zh); None for a text mostly in Latin letters, even one that names "马腾"."""
+    if len(_CJK.findall(text)) <= len(_LATIN.findall(text)):
+        return None
+    return detect_language(text)

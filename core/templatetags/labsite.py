@@ -67,8 +67,16 @@ def language_tag(code):
 @register.filter
 def fallback_lang(obj, name):
     """` lang="en"` when `obj.<name>`, a text kept in two languages, is shown in the other
-    language because the page's own is empty; else nothing (the page's `lang` holds)."""
+    language because the page's own is empty; else nothing (the page's `lang` holds). A
+    text written in Chinese characters in the English column is marked by its script."""
     shown = languages.shown_language(obj, name)
-    if shown is None or shown == languages.active_language():
+    if shown is None:
         return ""
-    return format_html(' lang="{}"', languages.language_tag(shown))
+    tag = languages.language_tag(shown)
+    script = markup.mostly_cjk_language(getattr(obj, name))
+    if script and not tag.startswith(script):
+        tag = script
+    page = languages.language_tag(languages.active_language())
+    if tag.split("-")[0] == page.split("-")[0]:
+        return ""
+    return format_html(' lang="{}"', tag)

@@ -288,3 +288,15 @@ def test_each_language_of_a_page_is_cached_as_its_own_page(client, teng_ma, sett
         assert (first["X-Page-Cache"], second["X-Page-Cache"]) == ("miss", "hit")
         assert f'<html lang="{lang}">' in second.content.decode()
         assert second["Content-Language"] == lang.lower()
+
+
+def test_a_chinese_title_typed_in_the_english_column_is_marked_chinese(client, teng_ma):
+    talk = factories.TalkFactory(title="记忆感知的大模型KVCache优化")
+    factories.SpeakerFactory(talk=talk, person=teng_ma)
+    english_bio = factories.PersonFactory(slug="wu", bio="Advised by 吴永卫 at Tsinghua.")
+
+    talks = client.get("/talks/").content.decode()
+    bio = client.get(f"/zh-hans/people/{english_bio.slug}/").content.decode()
+
+    assert 'lang="zh">记忆感知的大模型KVCache优化' in talks
+    assert '<div class="prose" lang="en"><p>Advised by 吴永卫' in bio
