@@ -124,8 +124,11 @@ def update() -> dict[str, int]:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             catalog = Catalog(locale=locale, charset="utf-8")
+        before, created = _ids(catalog), catalog.creation_date
         catalog.update(template, no_fuzzy_matching=True)
         catalog.obsolete.clear()
+        if _ids(catalog) == before:  # nothing new: the file stays as it was
+            catalog.creation_date = created
         catalog.project, catalog.version = "labsite", ""
         catalog.msgid_bugs_address = catalog.last_translator = ""
         catalog.language_team = f"labsite {locale}"
@@ -134,6 +137,10 @@ def update() -> dict[str, int]:
             write_po(file, catalog, width=100, sort_output=False)
         untranslated[locale] = len(missing(catalog))
     return untranslated
+
+
+def _ids(catalog: Catalog) -> set:
+    return {(m.id, m.context) for m in catalog if m.id}
 
 
 def missing(catalog: Catalog) -> list[Message]:
