@@ -1,3 +1,5 @@
+from django.utils.functional import SimpleLazyObject
+
 from labsite.i18n import alternates
 from people.models import LabSettings
 
@@ -17,5 +19,6 @@ def lab(request):
         "site_section": (match.namespace or match.url_name or "") if match else "",
         "site_page": (match.url_name or "") if match else "",
         "static_export": STATIC_EXPORT_KEY in request.META,
-        "alternates": alternates(request),
+        # Worked out once, and only on a page that shows it (not in the admin or a feed).
+        "alternates": SimpleLazyObject(lambda: alternates(request)),
     }
