@@ -756,7 +756,7 @@ class LabSettings(models.Model):
         ]
 
     def __str__(self):
-        return "Lab settings"
+        return str(_("Lab settings"))
 
     def save(self, *args, **kwargs):
         self.pk = 1
