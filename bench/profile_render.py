@@ -1,5 +1,7 @@
 """Render a member's profile with 10 and with 300 publications; print the time ratio and the
-query counts of the profile, lab list and paper pages.
+query counts of the profile, lab list and paper pages. The profiles are timed as a visit
+finds them after any visit (their entries stored: publications.listing) and as the first
+visit after every paper changed (each entry rendered and stored).
 
     .venv/bin/python bench/profile_render.py
 """
@@ -66,6 +68,15 @@ def main():
     print(f"profile, 10 publications:   {small * 1000:7.1f} ms (best of {RUNS})")
     print(f"profile, 300 publications:  {large * 1000:7.1f} ms (best of {RUNS})")
     print(f"ratio 300 / 10:             {large / small:7.1f}")
+
+    def after_every_paper_changed(url):
+        Publication.objects.update(listing=None)
+        get(url)
+
+    for label, url in (("10", "/people/ten/"), ("300", "/people/three-hundred/")):
+        first = best_of(5, lambda url=url: after_every_paper_changed(url))
+        print(f"profile, {label} publications, first visit after every paper changed: "
+              f"{first * 1000:7.1f} ms (best of 5)")  # fmt: skip
 
     paper = Publication.objects.filter(authorships__person__slug="three-hundred").first()
     for label, url in [

@@ -149,6 +149,9 @@ def _serialized_rows(model: type[models.Model], *, accounts: bool) -> list[dict[
         ]
         for row in rows:
             row["fields"].update(dict.fromkeys(account_fields))
+    for row in rows:  # rendered from the rest, and again after a restore
+        for name in getattr(model, "derived_fields", ()):
+            del row["fields"][name]
     return list(rows)
 
 

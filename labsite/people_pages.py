@@ -17,6 +17,8 @@ from people.models import (
     Project,
     SectionIntroduction,
 )
+from publications import listing
+from publications.authors import PROFILE
 from publications.models import Publication
 from publications.profile import ProfilePapers
 from publications.views import json_ld
@@ -82,7 +84,8 @@ class ProfileView(DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        publications = list(Publication.objects.public().for_person(self.object).for_listing())
+        shown = listing.form(PROFILE, self.object)
+        publications = list(Publication.objects.public().for_person(self.object).listed(shown))
         papers = ProfilePapers.build(self.object, publications, self.request.GET)
         talks = Talk.objects.published().for_person(self.object).for_listing()
         awards = Award.objects.published().for_person(self.object).for_listing()

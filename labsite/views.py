@@ -18,7 +18,8 @@ from django.views.generic import ListView, TemplateView
 
 from core.markup import render_inline_markdown
 from people.models import LabSettings, NewsItem, Person
-from publications.authors import LIST, author_list, merge_legends
+from publications import listing
+from publications.authors import merge_legends
 from publications.models import Publication
 
 HOME_NEWS_COUNT = 5
@@ -34,14 +35,14 @@ class HomeView(TemplateView):
         context = super().get_context_data(**kwargs)
         context["team"] = Person.objects.published().current()
         context["news"] = NewsItem.objects.published().select_related("person")[:HOME_NEWS_COUNT]
-        papers = Publication.objects.public().exclude(kind=Publication.Kind.PATENT).for_listing()
+        papers = Publication.objects.public().exclude(kind=Publication.Kind.PATENT).listed()
         selected = list(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
         context["publications_heading"] = (
             _("Selected publications") if selected else _("Recent publications")
         )
         shown = selected or papers[:HOME_PUBLICATION_COUNT]
-        context["publications"] = [(p, author_list(p, LIST)) for p in shown]
-        context["legend"] = merge_legends(authors for _, authors in context["publications"])
+        context["publications"] = listing.entries(list(shown))
+        context["legend"] = merge_legends(context["publications"])
         return context
 
 

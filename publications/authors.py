@@ -28,6 +28,13 @@ MEANINGS = {EQUAL: _("Equal contribution"), CORRESPONDING: _("Corresponding auth
 class Marker:
     symbol: str
     meaning: "str | Promise"  # in the page's language
+    code: str = ""  # EQUAL or CORRESPONDING
+
+
+def markers(lab: LabSettings) -> dict[str, Marker]:
+    """The lab's markers, by code."""
+    symbols = {EQUAL: lab.marker_equal_contribution, CORRESPONDING: lab.marker_corresponding}
+    return {code: Marker(symbols[code], MEANINGS[code], code) for code in MEANINGS}
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,7 @@ class AuthorList:
     names: list
     legend: list = field(default_factory=list)
     badges: list = field(default_factory=list)
+    roles: frozenset = frozenset()  # slugs of the roles behind the badges
     affiliations: list = field(default_factory=list)
     is_shortened: bool = False
 
@@ -85,6 +93,10 @@ class AuthorList:
     def html(self) -> SafeString:
         items = ", ".join(name.html() for name in self.names)
         return mark_safe(f'<span class="authors">{items}</span>')  # every part escaped
+
+    def badges_html(self) -> SafeString:
+        return format_html_join("", '<span class="badge badge--role">{}</span>', (
+            (badge,) for badge in self.badges))  # fmt: skip
 
     def plain(self) -> str:
         text = ", ".join(name.plain() for name in self.names)
@@ -144,7 +156,7 @@ def author_list(
     """
     lab = lab or LabSettings.load()
     rows = list(publication.authorships.all())
-    symbols = {EQUAL: lab.marker_equal_contribution, CORRESPONDING: lab.marker_corresponding}
+    marker = markers(lab)
     # A paper's own page, feeds aside, has room for the names as stored; lists follow the
     # lab's style.
     full_names = (
@@ -177,7 +189,7 @@ def author_list(
                 url=linked.get_absolute_url() if linked is not None else "",
                 orcid=row.orcid or (row.person.orcid if row.person else ""),
                 is_context=is_context,
-                markers=tuple(Marker(symbols[r], MEANINGS[r]) for r in roles),
+                markers=tuple(marker[r] for r in roles),
                 affiliation_numbers=numbers,
             )
         )
@@ -186,10 +198,12 @@ def author_list(
     if context in SHORTENED_IN and limit and len(rows) > limit:
         names, shortened = _shorten(names, max(lab.authors_keep_first, 1)), True
     used = {m.meaning: m for name in names for m in name.markers}
+    held = authorship_roles.held_by(rows, person)
     return AuthorList(
         names=names,
         legend=[used[m] for m in MEANINGS.values() if m in used],
-        badges=authorship_roles.badges(rows, person),
+        badges=[role.badge for role in authorship_roles.ROLES if role.slug in held],
+        roles=held,
         affiliations=affiliations,
         is_shortened=shortened,
     )

@@ -4,6 +4,7 @@ and the publications-per-year chart. Computed from data already loaded; no queri
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext_lazy
@@ -79,13 +80,15 @@ class Figures:
         return per_year_chart(self.per_year)
 
 
-def compute(publications: Iterable[Publication], venue_order: Sequence[str] = ()) -> Figures:
+def compute(publications: Iterable[Any], venue_order: Sequence[str] = ()) -> Figures:
+    """Figures of `publications`, Publications loaded with `Publication.objects.listed()`
+    (which gives each its `venue_short_name`)."""
     publications = list(publications)
     kinds = Counter(p.kind for p in publications)
     venue_counts = Counter(
-        p.venue.short_name
+        p.venue_short_name
         for p in publications
-        if p.venue is not None and p.kind not in NOT_VENUE_PAPERS
+        if p.venue_short_name and p.kind not in NOT_VENUE_PAPERS
     )
     years = Counter(p.year for p in publications if p.year)
     per_year = []

@@ -2,6 +2,7 @@
 
 import datetime
 import re
+import secrets
 import unicodedata
 import uuid
 
@@ -9,9 +10,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models, transaction
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.fields.json import KT
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -140,6 +143,11 @@ class Venue(models.Model):
         return [n for n in (self.short_name, self.name, *aliases) if n]
 
 
+def new_listing_stamp():
+    """A fresh `Publication.listing_stamp`: never one a page may have read before."""
+    return secrets.randbits(62)
+
+
 class PublicationQuerySet(models.QuerySet):
     def public(self):
         """Publications shown on the site: every status but drafts hidden by the admin."""
@@ -148,6 +156,23 @@ class PublicationQuerySet(models.QuerySet):
     def for_person(self, person):
         """Publications the person is an author of (by their person link, not printed name)."""
         return self.filter(authorships__person=person).distinct()
+
+    def listed(self, form="list"):
+        """What lists and profiles read (see publications.listing): the `form` of the
+        stored entry in the active language, picked out of it by the database, and the
+        columns their grouping, filters, figures and patent list use."""
+        stored = f"listing__{get_language()}__{form}__"
+        return self.only(
+            *("slug", "title", "kind", "date", "citation_count", "is_selected"),
+            *("patent_number", "patent_jurisdiction", "listing_stamp"),
+        ).annotate(
+            venue_short_name=F("venue__short_name"),
+            listed_form=Value(form),
+            listing_key=KT("listing__key"),
+            listed_html=KT(f"{stored}html"),
+            listed_roles=KT(f"{stored}roles"),
+            listed_legend=KT(f"{stored}legend"),
+        )
 
     def for_listing(self):
         """What a listed paper shows: venue, ordered authors with their people, and awards,
@@ -301,9 +326,13 @@ class Publication(models.Model):
     projects = models.ManyToManyField(
         Project, through="ProjectPublication", related_name="publications", blank=True
     )
+    # The entry lists and profiles show, rendered once per change (publications.listing).
+    listing = models.JSONField("stored list entry", null=True, blank=True, editable=False)
+    listing_stamp = models.BigIntegerField("stored list entry stamp", default=0, editable=False)
 
+    derived_fields = ("listing", "listing_stamp")  # left out of history and archives
     objects = PublicationQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = HistoricalRecords(excluded_fields=derived_fields)
 
     class Meta:
         ordering = [models.F("date").desc(nulls_last=True), "title"]
@@ -336,6 +365,10 @@ class Publication(models.Model):
         self.title_key = title_key(self.title)
         if not self.slug:
             self.slug = unique_slug(self, self.display_title)
+        # What lists show of it is out of date (publications.listing).
+        self.listing, self.listing_stamp = None, new_listing_stamp()
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "listing", "listing_stamp"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):

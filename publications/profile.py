@@ -2,13 +2,15 @@
 member (badges, highlighting), filtered by kind and by the member's role, with the counts
 the filters show, the figures computed from them, and the patents listed apart."""
 
+from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from people.models import LabSettings, Person
 from publications import figures
 from publications import roles as authorship_roles
-from publications.authors import PROFILE, author_list, merge_legends
+from publications.authors import merge_legends
+from publications.listing import entries as listed_entries
 from publications.models import Publication
 
 
@@ -16,7 +18,7 @@ from publications.models import Publication
 class ProfilePapers:
     """A member's papers as the profile shows them: filtered entries, figures, patents."""
 
-    entries: list  # (publication, AuthorList) after the kind and role filters
+    entries: list  # publications.listing.Entry, after the kind and role filters
     legend: list
     figures: figures.Figures
     kinds: list  # (kind value, label, count) for the kind filter
@@ -28,28 +30,30 @@ class ProfilePapers:
 
     @classmethod
     def build(cls, person, publications, params):
+        """`publications`: the person's, loaded with `listed(listing.form(PROFILE, person))`."""
         lab = LabSettings.load()
         papers = [p for p in publications if p.kind != Publication.Kind.PATENT]
-        entries = [(p, author_list(p, PROFILE, person=person, lab=lab)) for p in papers]
+        entries = listed_entries(papers, lab)
         kind = params.get("kind", "")
         role = authorship_roles.BY_SLUG.get(params.get("role", ""))
         shown = [
-            (p, authors)
-            for p, authors in entries
-            if (not kind or p.kind == kind) and (not role or role.badge in authors.badges)
+            entry
+            for entry in entries
+            if (not kind or entry.publication.kind == kind)
+            and (not role or role.slug in entry.roles)
         ]
-        kinds = {}
-        for p in papers:
-            kinds.setdefault(p.kind, [p.get_kind_display(), 0])[1] += 1
+        counts = Counter(p.kind for p in papers)
+        labels = dict(Publication.Kind.choices)
+        kinds = {kind: (labels[kind], n) for kind, n in counts.items()}
         return cls(
             entries=shown,
-            legend=merge_legends(authors for _, authors in shown),
+            legend=merge_legends(shown),
             figures=figures.compute(papers, lab.venue_order()),
             kinds=sorted(
                 ((value, label, n) for value, (label, n) in kinds.items()), key=lambda k: -k[2]
             ),
             roles=[
-                (r.slug, r.label, sum(r.badge in a.badges for _, a in entries))
+                (r.slug, r.label, sum(r.slug in entry.roles for entry in entries))
                 for r in authorship_roles.ROLES
             ],
             kind=kind,

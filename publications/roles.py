@@ -47,10 +47,10 @@ BY_SLUG = {role.slug: role for role in ROLES}
 CHOICES = [(role.slug, role.label) for role in ROLES]
 
 
-def badges(rows: Sequence[Any], person: Any) -> list["str | Promise"]:
-    """The badges `person` earns on the ordered author `rows`, found by person link (never
-    by printed name), in the order ROLES declares them."""
+def held_by(rows: Sequence[Any], person: Any) -> frozenset[str]:
+    """The slugs of the roles `person` holds on the ordered author `rows`, found by person
+    link (never by printed name): what earns them their badges."""
     if person is None:
-        return []
+        return frozenset()
     own = [row for row in rows if not row.is_unlisted and row.person_id == person.pk]
-    return [role.badge for role in ROLES if any(role.holds(rows, row) for row in own)]
+    return frozenset(role.slug for role in ROLES if any(role.holds(rows, row) for row in own))

@@ -17,8 +17,8 @@ from django.views.generic import DetailView, ListView
 from core.documents import serve_pdf
 from core.partial_dates import years
 from people.models import LabSettings, Person
-from publications import roles
-from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
+from publications import listing, roles
+from publications.authors import DETAIL, FEED, LIST, PROFILE, author_list, merge_legends
 from publications.exports import FORMATS, to_bibtex
 from publications.models import Publication, Venue
 from publications.profile import ProfilePapers
@@ -86,7 +86,7 @@ class PublicationFilter(forms.Form):
 def filtered_publications(params):
     """The lab's public publications narrowed by request parameters, and the filter form."""
     form = PublicationFilter(params)
-    return form.apply(Publication.objects.public()).for_listing(), form
+    return form.apply(Publication.objects.public()), form
 
 
 class PublicationListView(ListView):
@@ -97,17 +97,16 @@ class PublicationListView(ListView):
 
     def get_queryset(self):
         publications, self.filter_form = filtered_publications(self.request.GET)
-        return publications
+        return publications.listed(listing.form(LIST, self.filter_form.chosen_member))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        member = self.filter_form.chosen_member
-        entries = [(p, author_list(p, LIST, person=member)) for p in context["object_list"]]
+        entries = listing.entries(list(context["object_list"]))
         params = self.request.GET.copy()
         params.pop("page", None)
         context.update(
             entries=entries,
-            legend=merge_legends(authors for _, authors in entries),
+            legend=merge_legends(entries),
             filter_form=self.filter_form,
             query_string=params.urlencode(),
             is_filtered=bool(params),
@@ -221,7 +220,7 @@ def _export_response(publications, fmt, filename):
 def export_list(request, fmt):
     """The lab's list, with the same filters as the page, as BibTeX, RIS or CSL-JSON."""
     publications, _ = filtered_publications(request.GET)
-    return _export_response(publications, fmt, "publications")
+    return _export_response(publications.for_listing(), fmt, "publications")
 
 
 def export_one(request, slug, fmt):
@@ -233,10 +232,12 @@ def export_person(request, slug, fmt):
     """What a member's profile lists, as BibTeX, RIS or CSL-JSON: everything they authored,
     or with the profile's filters (?kind=journal, ?role=co-first) the papers it then shows."""
     person = get_object_or_404(Person.objects.published(), slug=slug)
-    publications = Publication.objects.public().for_person(person).for_listing()
+    publications = Publication.objects.public().for_person(person)
     if request.GET.get("kind") or request.GET.get("role"):
-        shown = ProfilePapers.build(person, publications, request.GET).entries
-        publications = [publication for publication, _ in shown]
+        listed = publications.listed(listing.form(PROFILE, person))
+        shown = {e.publication.pk for e in ProfilePapers.build(person, listed, request.GET).entries}
+        publications = publications.filter(pk__in=shown)
+    publications = publications.for_listing()
     return _export_response(publications, fmt, slug)
 
 

@@ -25,7 +25,8 @@ def _meta(html, name):
 @pytest.fixture
 def tos_page(client, demo):
     response = client.get("/publications/")
-    slug = next(p.slug for p, _ in response.context["entries"] if p.doi == "10.1145/3773772")
+    listed = [entry.publication for entry in response.context["entries"]]
+    slug = next(p.slug for p in listed if p.doi == "10.1145/3773772")
     return client.get(f"/publications/{slug}/").content.decode()
 
 
