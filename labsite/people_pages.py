@@ -85,7 +85,9 @@ class ProfileView(DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         shown = listing.form(PROFILE, self.object)
-        publications = list(Publication.objects.public().for_person(self.object).listed(shown))
+        publications = listing.papers(
+            Publication.objects.public().for_person(self.object).listed(shown)
+        )
         papers = ProfilePapers.build(self.object, publications, self.request.GET)
         talks = Talk.objects.published().for_person(self.object).for_listing()
         awards = Award.objects.published().for_person(self.object).for_listing()

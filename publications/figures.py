@@ -81,8 +81,8 @@ class Figures:
 
 
 def compute(publications: Iterable[Any], venue_order: Sequence[str] = ()) -> Figures:
-    """Figures of `publications`, Publications loaded with `Publication.objects.listed()`
-    (which gives each its `venue_short_name`)."""
+    """Figures of `publications`, publications.listing.ListedPapers (which carry their
+    venue's `venue_short_name`)."""
     publications = list(publications)
     kinds = Counter(p.kind for p in publications)
     venue_counts = Counter(

@@ -158,20 +158,16 @@ class PublicationQuerySet(models.QuerySet):
         return self.filter(authorships__person=person).distinct()
 
     def listed(self, form="list"):
-        """What lists and profiles read (see publications.listing): the `form` of the
-        stored entry in the active language, picked out of it by the database, and the
-        columns their grouping, filters, figures and patent list use."""
-        stored = f"listing__{get_language()}__{form}__"
-        return self.only(
-            *("slug", "title", "kind", "date", "citation_count", "is_selected"),
-            *("patent_number", "patent_jurisdiction", "listing_stamp"),
-        ).annotate(
+        """What lists and profiles read, as rows (publications.listing makes them
+        ListedPapers): the `form` of the stored entry in the active language, picked out
+        of it by the database, and the columns their grouping, filters, figures and patent
+        list use."""
+        return self.values(
+            *("pk", "slug", "title", "kind", "date", "citation_count"),
+            *("patent_number", "patent_jurisdiction", "listing_stamp", "listing_key"),
             venue_short_name=F("venue__short_name"),
             listed_form=Value(form),
-            listing_key=KT("listing__key"),
-            listed_html=KT(f"{stored}html"),
-            listed_roles=KT(f"{stored}roles"),
-            listed_legend=KT(f"{stored}legend"),
+            listed=KT(f"listing__{get_language()}__{form}"),
         )
 
     def for_listing(self):
@@ -329,8 +325,11 @@ class Publication(models.Model):
     # The entry lists and profiles show, rendered once per change (publications.listing).
     listing = models.JSONField("stored list entry", null=True, blank=True, editable=False)
     listing_stamp = models.BigIntegerField("stored list entry stamp", default=0, editable=False)
-
-    derived_fields = ("listing", "listing_stamp")  # left out of history and archives
+    listing_key = models.CharField(
+        "stored list entry key", max_length=20, blank=True, editable=False
+    )
+    # left out of history and archives
+    derived_fields = ("listing", "listing_stamp", "listing_key")
     objects = PublicationQuerySet.as_manager()
     history = HistoricalRecords(excluded_fields=derived_fields)
 

@@ -30,7 +30,8 @@ class ProfilePapers:
 
     @classmethod
     def build(cls, person, publications, params):
-        """`publications`: the person's, loaded with `listed(listing.form(PROFILE, person))`."""
+        """`publications`: the person's ListedPapers, in the form `listing.form(PROFILE,
+        person)`."""
         lab = LabSettings.load()
         papers = [p for p in publications if p.kind != Publication.Kind.PATENT]
         entries = listed_entries(papers, lab)

@@ -235,7 +235,8 @@ def export_person(request, slug, fmt):
     publications = Publication.objects.public().for_person(person)
     if request.GET.get("kind") or request.GET.get("role"):
         listed = publications.listed(listing.form(PROFILE, person))
-        shown = {e.publication.pk for e in ProfilePapers.build(person, listed, request.GET).entries}
+        papers = ProfilePapers.build(person, listing.papers(listed), request.GET)
+        shown = {entry.publication.pk for entry in papers.entries}
         publications = publications.filter(pk__in=shown)
     publications = publications.for_listing()
     return _export_response(publications, fmt, slug)

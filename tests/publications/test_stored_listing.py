@@ -153,8 +153,9 @@ def test_a_page_that_read_the_rows_before_an_edit_cannot_store_over_it(teng):
     from the rows as they were: the edit's stamp refuses it."""
     paper = authored(teng, ["Y Wang", "T Ma"])
     form = listing.form(PROFILE, teng)
-    [read_before] = Publication.objects.filter(pk=paper.pk).listed(form)
-    read_before.listing = {"key": listing.key(LabSettings.load()), "en": {form: "as before"}}
+    [read_before] = listing.papers(Publication.objects.filter(pk=paper.pk).listed(form))
+    read_before.listing = {"en": {form: "\n\nas before"}}
+    read_before.listing_key = listing.key(LabSettings.load())
 
     row = paper.authorships.get(position=1)
     row.family_name = "Wong"
