@@ -39,9 +39,11 @@ from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DEFAULT_DB_ALIAS, connection, models, transaction
 from django.db.migrations.executor import MigrationExecutor
+from django.db.models import Q
 from simple_history.models import HistoricalChanges
 
 from core.bulk import insert_rows
+from publications import listing
 
 FORMAT = "labsite-archive"
 VERSION = 1
@@ -297,6 +299,9 @@ def import_lab(
     finally:
         if older:
             call_command("migrate", verbosity=0)
+    # Entries as lists show them are rendered again from the rows restored, never taken
+    # from an archive (which leaves them out: `derived_fields`).
+    listing.forget(Q())
     return manifest
 
 

@@ -16,7 +16,9 @@ from django.test import Client
 
 from core.history import deleted_records, restore
 from labsite import archive
-from people.models import Person, forget_loaded_settings
+from people.models import LabSettings, Person, forget_loaded_settings
+from publications import listing
+from publications.authors import PROFILE
 from publications.exports import FORMATS
 from publications.models import Publication
 from talks.models import Speaker
@@ -295,3 +297,27 @@ def test_a_photo_replaced_since_does_not_stop_the_backup(demo, admin_client):
     manifest = archive.export_lab(written)
 
     assert manifest["media"] == sorted([person.photo.name, person.photo_thumb.name])
+
+
+@pytest.mark.django_db
+def test_a_restore_never_takes_a_stored_list_entry_from_the_archive(client, person):
+    """An archive carrying a stored entry (HTML a page would print as it is) restores the
+    rows and renders the entry again from them."""
+    factories.authored(person, ["Y Wang", "T Ma"], title="The real title")
+    written = io.BytesIO()
+    archive.export_lab(written)
+    current = listing.key(LabSettings.load())
+
+    def plant(manifest, members):
+        rows = json.loads(members["data/publications.publication.json"])
+        assert "listing" not in rows[0]["fields"]  # left out when written
+        form = listing.form(PROFILE, person)
+        planted = {"en": {form: "\n\n<li><script>alert(1)</script></li>"}}
+        rows[0]["fields"].update(listing=planted, listing_key=current)
+        members["data/publications.publication.json"] = json.dumps(rows).encode()
+
+    archive.import_lab(io.BytesIO(_rewritten(written.getvalue(), plant)), replace=True)
+
+    page = client.get(f"/people/{person.slug}/").content.decode()
+    assert "<script>alert(1)</script>" not in page
+    assert "The real title" in page
