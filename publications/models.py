@@ -334,7 +334,8 @@ class Publication(models.Model):
     history = HistoricalRecords(excluded_fields=derived_fields)
 
     class Meta:
-        ordering = [models.F("date").desc(nulls_last=True), "title"]
+        # pk last: one order however the database lays rows out (stored entries rewrite them)
+        ordering = [models.F("date").desc(nulls_last=True), "title", "pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["doi"],
