@@ -4,29 +4,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('publications', '0007_publications_from_projects'),
+        ("publications", "0007_publications_from_projects"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='publication',
-            options={'ordering': [models.OrderBy(models.F('date'), descending=True, nulls_last=True), 'title', 'pk']},
+            name="publication",
+            options={
+                "ordering": [
+                    models.OrderBy(models.F("date"), descending=True, nulls_last=True),
+                    "title",
+                    "pk",
+                ]
+            },
         ),
         migrations.AddField(
-            model_name='publication',
-            name='listing',
-            field=models.JSONField(blank=True, editable=False, null=True, verbose_name='stored list entry'),
+            model_name="publication",
+            name="listing",
+            field=models.JSONField(
+                blank=True, editable=False, null=True, verbose_name="stored list entry"
+            ),
         ),
         migrations.AddField(
-            model_name='publication',
-            name='listing_key',
-            field=models.CharField(blank=True, editable=False, max_length=20, verbose_name='stored list entry key'),
+            model_name="publication",
+            name="listing_key",
+            field=models.CharField(
+                blank=True, editable=False, max_length=20, verbose_name="stored list entry key"
+            ),
         ),
         migrations.AddField(
-            model_name='publication',
-            name='listing_stamp',
-            field=models.BigIntegerField(default=0, editable=False, verbose_name='stored list entry stamp'),
+            model_name="publication",
+            name="listing_stamp",
+            field=models.BigIntegerField(
+                default=0, editable=False, verbose_name="stored list entry stamp"
+            ),
         ),
     ]
