@@ -41,7 +41,7 @@ class HomeView(TemplateView):
             _("Selected publications") if selected else _("Recent publications")
         )
         shown = selected or papers[:HOME_PUBLICATION_COUNT]
-        context["publications"] = listing.entries(list(shown))
+        context["publications"] = listing.entries(listing.papers(shown))
         context["legend"] = merge_legends(context["publications"])
         return context
 

@@ -28,7 +28,7 @@ MEANINGS = {EQUAL: _("Equal contribution"), CORRESPONDING: _("Corresponding auth
 class Marker:
     symbol: str
     meaning: "str | Promise"  # in the page's language
-    code: str = ""  # EQUAL or CORRESPONDING
+    code: str  # EQUAL or CORRESPONDING
 
 
 def markers(lab: LabSettings) -> dict[str, Marker]:

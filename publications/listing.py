@@ -92,11 +92,10 @@ def papers(rows) -> list[ListedPaper]:
     return [ListedPaper(row) for row in rows]
 
 
-def entries(publications, lab=None) -> list[Entry]:
-    """`publications` (ListedPapers, or the rows of `Publication.objects.listed(form)`) in
-    that form: stored entries, rendered and stored first where out of date. A paper
-    deleted meanwhile is left out."""
-    publications = [p if isinstance(p, ListedPaper) else ListedPaper(p) for p in publications]
+def entries(publications: list[ListedPaper], lab=None) -> list[Entry]:
+    """`publications` (`papers` of `Publication.objects.listed(form)`) in that form: stored
+    entries, rendered and stored first where out of date. A paper deleted meanwhile is
+    left out."""
     lab = lab or LabSettings.load()
     language, current = get_language(), key(lab)
     stale = [p for p in publications if p.listing_key != current or p.listed is None]
@@ -244,13 +243,15 @@ def publication_of_changed(sender, instance, **kwargs):
         forget(Q(pk__in=papers))
 
 
-def connect(model=None):
-    """Wire the receivers that keep stored entries current; with `model`, the receivers for
-    a model of another app whose rows entries show through their `publication`."""
-    if model is not None:
-        for signal in (pre_save, post_save, post_delete):
-            signal.connect(publication_of_changed, sender=model, dispatch_uid=f"listing-{model}")
-        return
+def connect_tied(model):
+    """Wire the receivers for a model of another app whose rows entries show through their
+    `publication` (a paper's awards)."""
+    for signal in (pre_save, post_save, post_delete):
+        signal.connect(publication_of_changed, sender=model, dispatch_uid=f"listing-{model}")
+
+
+def connect():
+    """Wire the receivers that keep stored entries current."""
     for signal in (post_save, post_delete):
         signal.connect(_author_changed, sender=Authorship, dispatch_uid="listing-author")
     post_save.connect(_venue_changed, sender=Venue, dispatch_uid="listing-venue")

@@ -101,7 +101,7 @@ class PublicationListView(ListView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        entries = listing.entries(list(context["object_list"]))
+        entries = listing.entries(listing.papers(context["object_list"]))
         params = self.request.GET.copy()
         params.pop("page", None)
         context.update(

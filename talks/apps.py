@@ -10,4 +10,4 @@ class TalksConfig(AppConfig):
         from publications import listing
         from talks.models import Award
 
-        listing.connect(Award)  # a paper's entry names its awards
+        listing.connect_tied(Award)  # a paper's entry names its awards

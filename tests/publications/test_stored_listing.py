@@ -164,7 +164,7 @@ def test_a_page_that_read_the_rows_before_an_edit_cannot_store_over_it(teng):
 
     paper.refresh_from_db()
     assert paper.listing is None
-    [entry] = listing.entries(Publication.objects.filter(pk=paper.pk).listed(form))
+    [entry] = listing.entries(listing.papers(Publication.objects.filter(pk=paper.pk).listed(form)))
     assert "Y Wong" in entry.html
 
 
