@@ -9,7 +9,7 @@ import calendar
 import datetime
 import re
 from dataclasses import dataclass
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 from typing import Any
 
 from django import forms
@@ -106,6 +106,13 @@ class PartialDate:
         if not isinstance(other, PartialDate):
             return NotImplemented
         return self._key() < other._key()
+
+
+@lru_cache(maxsize=4096)
+def _stored(text: str) -> PartialDate:
+    """A stored date read back: a lab has few distinct dates and a page reads each many
+    times (300 papers: 300 parses), and a PartialDate is immutable, so one is shared."""
+    return PartialDate.parse(text)
 
 
 def coerce(value: object) -> "PartialDate | None":
@@ -220,7 +227,7 @@ class PartialDateField(models.Field):
     def from_db_value(
         self, value: str | None, expression: Any, connection: Any
     ) -> PartialDate | None:
-        return None if value in (None, "") else PartialDate.parse(value)
+        return None if value in (None, "") else _stored(value)
 
     def to_python(self, value: object) -> PartialDate | None:
         return coerce(value)
