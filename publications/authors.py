@@ -132,8 +132,8 @@ def merge_legends(author_lists: Iterable["AuthorList"]) -> list[Marker]:
     seen: dict[str, Marker] = {}
     for authors in author_lists:
         for marker in authors.legend:
-            seen.setdefault(str(marker.meaning), marker)
-    return [seen[str(m)] for m in MEANINGS.values() if str(m) in seen]
+            seen.setdefault(marker.code, marker)
+    return [seen[code] for code in MEANINGS if code in seen]
 
 
 def author_list(
