@@ -103,8 +103,11 @@ if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
     # of typical size; Redis is sized by its own configuration (maxmemory, allkeys-lru).
     CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 1000)
 # Public pages served whole from the cache to anonymous visitors until content changes (on
-# by default; off with DEBUG, where a template edit should show at once).
-PAGE_CACHE = env.bool("PAGE_CACHE", default=not DEBUG)
+# by default; off with DEBUG, where a template edit should show at once, and with a cache
+# that keeps nothing, where preparing a page for storing would be wasted).
+PAGE_CACHE = env.bool(
+    "PAGE_CACHE", default=not DEBUG and not CACHES["default"]["BACKEND"].endswith("DummyCache")
+)
 # With a cache the workers share, sessions are read from it and written through to the
 # database; a per-process cache could keep a logged-out session alive in another worker.
 if "redis" in CACHES["default"]["BACKEND"].lower():
