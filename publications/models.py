@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models, transaction
 from django.db.models import F, Q, Value
-from django.db.models.fields.json import KT
+from django.db.models.fields.json import KeyTextTransform, KeyTransform, compile_json_path
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -148,14 +148,25 @@ def new_listing_stamp():
     return secrets.randbits(62)
 
 
+class _StoredText(KeyTextTransform):
+    """Django's KT for a value known to be text or missing: on SQLite one JSON_EXTRACT
+    (KT asks JSON_TYPE first, reading each document twice)."""
+
+    def as_sqlite(self, compiler, connection):
+        lhs, params, keys = self.preprocess_lhs(compiler, connection)
+        return f"JSON_EXTRACT({lhs}, %s)", (*params, compile_json_path(keys))
+
+
 class PublicationQuerySet(models.QuerySet):
     def public(self):
         """Publications shown on the site: every status but drafts hidden by the admin."""
         return self.filter(is_published=True)
 
     def for_person(self, person):
-        """Publications the person is an author of (by their person link, not printed name)."""
-        return self.filter(authorships__person=person).distinct()
+        """Publications the person is an author of (by their person link, not printed name).
+        A subquery, not a join: no duplicates to remove (DISTINCT over stored entries costs
+        a 300-paper profile more than its other queries)."""
+        return self.filter(pk__in=Authorship.objects.filter(person=person).values("publication"))
 
     def listed(self, form="list"):
         """What lists and profiles read, as rows (publications.listing makes them
@@ -167,7 +178,7 @@ class PublicationQuerySet(models.QuerySet):
             *("patent_number", "patent_jurisdiction", "listing_stamp", "listing_key"),
             venue_short_name=F("venue__short_name"),
             listed_form=Value(form),
-            listed=KT(f"listing__{get_language()}__{form}"),
+            listed=_StoredText(form, KeyTransform(get_language(), "listing")),
         )
 
     def for_listing(self):
