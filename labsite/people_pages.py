@@ -24,6 +24,42 @@ from publications.profile import ProfilePapers
 from publications.views import json_ld
 from talks.models import Award, Talk
 
+# What each profile section lists, by the name of its relation to Person (None: all rows).
+_SECTION_ROWS = {
+    "links": None,
+    "news": lambda: NewsItem.objects.published(),
+    "education": lambda: Education.objects.prefetch_related(
+        Prefetch("advisors", queryset=Person.objects.published())
+    ),
+    "experience": None,
+    "service": None,
+    "projects": lambda: Project.objects.prefetch_related(
+        "results",
+        Prefetch("publications", queryset=Publication.objects.public()),
+        Prefetch("talks", queryset=Talk.objects.published()),
+    ),
+    "contributions": None,
+    "writing": None,
+    "reported_figures": None,
+    "extra_sections": None,
+    "section_introductions": None,
+}
+
+
+def _section_rows(person):
+    """{relation: list of rows} for each of `_SECTION_ROWS`, querying only the relations the
+    person has rows in (`has_<relation>`, from `Person.objects.with_rows_in`): most
+    profiles leave half their sections empty."""
+    rows = {}
+    for name, shown in _SECTION_ROWS.items():
+        if not getattr(person, f"has_{name}"):
+            rows[name] = []
+            continue
+        related = Person._meta.get_field(name)
+        queryset = shown() if shown else related.related_model.objects.all()
+        rows[name] = list(queryset.filter(**{related.field.name: person}))
+    return rows
+
 
 class TeamView(ListView):
     """Current members grouped by role in the lab's chosen order, then alumni."""
@@ -56,48 +92,33 @@ class ProfileView(DetailView):
     context_object_name = "person"
 
     def get_queryset(self):
-        return Person.objects.published().prefetch_related(
-            "links",
-            Prefetch("news", queryset=NewsItem.objects.published()),
-            Prefetch(
-                "education",
-                queryset=Education.objects.prefetch_related(
-                    Prefetch("advisors", queryset=Person.objects.published())
-                ),
-            ),
-            "experience",
-            "service",
-            Prefetch(
-                "projects",
-                queryset=Project.objects.prefetch_related(
-                    "results",
-                    Prefetch("publications", queryset=Publication.objects.public()),
-                    Prefetch("talks", queryset=Talk.objects.published()),
-                ),
-            ),
-            "contributions",
-            "writing",
-            "reported_figures",
-            "extra_sections",
-            "section_introductions",
+        return Person.objects.published().with_rows_in(
+            [*_SECTION_ROWS, "talk_speakers", "award_recipients"]
         )
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        shown = listing.form(PROFILE, self.object)
+        person = self.object
         publications = listing.papers(
-            Publication.objects.public().for_person(self.object).listed(shown)
+            Publication.objects.public().for_person(person).listed(listing.form(PROFILE, person))
         )
-        papers = ProfilePapers.build(self.object, publications, self.request.GET)
-        talks = Talk.objects.published().for_person(self.object).for_listing()
-        awards = Award.objects.published().for_person(self.object).for_listing()
+        papers = ProfilePapers.build(person, publications, self.request.GET)
+        talks, awards = [], []
+        if person.has_talk_speakers:
+            talks = list(Talk.objects.published().for_person(person).for_listing())
+        if person.has_award_recipients:
+            awards = list(Award.objects.published().for_person(person).for_listing())
+        rows = _section_rows(person)
         context["papers"] = papers
-        context["sections"] = _profile_sections(self.object, papers, list(talks), list(awards))
-        context["person_json_ld"] = mark_safe(json_ld(_person_data(self.request, self.object)))
+        context["rows"] = rows
+        context["sections"] = _profile_sections(person, rows, papers, talks, awards)
+        context["person_json_ld"] = mark_safe(
+            json_ld(_person_data(self.request, person, rows["links"]))
+        )
         return context
 
 
-def _person_data(request, person):
+def _person_data(request, person, links):
     """schema.org Person for search engines: who they are, where, and their other pages
     (ORCID first) as sameAs."""
     lab = LabSettings.load()
@@ -118,7 +139,7 @@ def _person_data(request, person):
     if person.photo:
         data["image"] = request.build_absolute_uri(person.photo.url)
     same_as = [f"https://orcid.org/{person.orcid}"] if person.orcid else []
-    same_as += [link.url for link in person.links.all() if is_web_url(link.url)]
+    same_as += [link.url for link in links if is_web_url(link.url)]
     if same_as:
         data["sameAs"] = same_as
     return data
@@ -135,23 +156,24 @@ class Section(NamedTuple):
     introduction: object = None
 
 
-def _profile_sections(person, papers, talks, awards):
-    """The profile's sections in page order, leaving out those with nothing to show."""
+def _profile_sections(person, rows, papers, talks, awards):
+    """The profile's sections in page order, leaving out those with nothing to show.
+    `rows`: `_section_rows(person)`."""
     S = SectionIntroduction.Section
     listed = [
-        (S.NEWS, "people/sections/_news.html", person.news.all()),
+        (S.NEWS, "people/sections/_news.html", rows["news"]),
         (S.PUBLICATIONS, "publications/_profile_publications.html", papers),
-        (S.PROJECTS, "people/sections/_projects.html", person.projects.all()),
-        (S.CONTRIBUTIONS, "people/sections/_contributions.html", person.contributions.all()),
+        (S.PROJECTS, "people/sections/_projects.html", rows["projects"]),
+        (S.CONTRIBUTIONS, "people/sections/_contributions.html", rows["contributions"]),
         (S.TALKS, "talks/_profile_talks.html", talks),
-        (S.EXPERIENCE, "people/sections/_timeline.html", person.experience.all()),
-        (S.EDUCATION, "people/sections/_timeline.html", person.education.all()),
+        (S.EXPERIENCE, "people/sections/_timeline.html", rows["experience"]),
+        (S.EDUCATION, "people/sections/_timeline.html", rows["education"]),
         (S.AWARDS, "talks/_profile_awards.html", awards),
-        (S.SERVICE, "people/sections/_service.html", person.service.all()),
-        (S.WRITING, "people/sections/_writing.html", person.writing.all()),
+        (S.SERVICE, "people/sections/_service.html", rows["service"]),
+        (S.WRITING, "people/sections/_writing.html", rows["writing"]),
         (S.PATENTS, "publications/_patents.html", papers.patents),
     ]
-    introductions = {i.section: i for i in person.section_introductions.all()}
+    introductions = {i.section: i for i in rows["section_introductions"]}
     sections = [
         Section("about", _("About"), "people/sections/_about.html", person.bio),
         Section("now", _("Now"), "people/sections/_now.html", person.now),
@@ -162,6 +184,6 @@ def _profile_sections(person, papers, talks, awards):
     ]
     sections += [
         Section(f"more-{extra.pk}", extra.title, "people/sections/_extra.html", extra)
-        for extra in person.extra_sections.all()
+        for extra in rows["extra_sections"]
     ]
     return [section for section in sections if section.content]

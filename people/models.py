@@ -10,7 +10,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.signals import request_started
 from django.core.validators import MaxLengthValidator
-from django.db import models
+from django.db import connection, models
+from django.db.models.expressions import RawSQL
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -41,6 +42,25 @@ class PersonQuerySet(models.QuerySet):
 
     def current(self):
         return self.exclude(has_ended("member_until"))
+
+    def with_rows_in(self, relations):
+        """Annotate `has_<relation>` for each of `relations` (names of Person's reverse
+        foreign keys, such as "news"): whether the person has any row there. Raw EXISTS
+        clauses from the models' tables, as building an ORM subquery costs about what
+        running it does, and a profile asks about a dozen relations."""
+        quote = connection.ops.quote_name
+        person = f"{quote(Person._meta.db_table)}.{quote(Person._meta.pk.column)}"
+        flags = {}
+        for name in relations:
+            relation = Person._meta.get_field(name)
+            table = quote(relation.related_model._meta.db_table)
+            column = quote(relation.field.column)
+            flags[f"has_{name}"] = RawSQL(
+                f"EXISTS (SELECT 1 FROM {table} WHERE {table}.{column} = {person})",
+                (),
+                output_field=models.BooleanField(),
+            )
+        return self.annotate(**flags)
 
 
 INTERESTS_MAX_LENGTH = 1000
