@@ -1,6 +1,7 @@
 """User-written Markdown turned into sanitized HTML, and plain text made safe for the page."""
 
 import re
+import threading
 
 import markdown
 import nh3
@@ -29,11 +30,29 @@ def sanitize_html(html):
     )
 
 
+_converters = threading.local()
+
+
+def _converter():
+    """This thread's Markdown converter. Building one (its extensions and processors) costs
+    twice what converting a bio does, and a profile converts a dozen texts; a converter is
+    not safe to share between threads."""
+    converter = getattr(_converters, "markdown", None)
+    if converter is None:
+        converter = markdown.Markdown(extensions=["extra", "sane_lists"], output_format="html")
+        _converters.markdown = converter
+    return converter
+
+
 def render_markdown(text):
     """Markdown (with tables, footnotes and the like) rendered to sanitized, page-safe HTML."""
     if not text:
         return mark_safe("")
-    html = markdown.markdown(text, extensions=["extra", "sane_lists"], output_format="html")
+    converter = _converter()
+    try:
+        html = converter.convert(text)
+    finally:
+        converter.reset()  # footnotes, abbreviations and references stay with their text
     return mark_safe(sanitize_html(html))
 
 

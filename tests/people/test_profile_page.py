@@ -121,6 +121,22 @@ def test_bio_markdown_is_rendered_and_sanitized(client, person):
     assert 'href="https://ok.example"' in html
 
 
+def test_an_abbreviation_or_footnote_belongs_to_the_text_that_defines_it(client, person):
+    """Texts on a page are converted one after another (core.markup reuses its converter):
+    what the bio defines must not carry into a project's summary."""
+    person.bio = "Works on KV caches.[^1]\n\n*[KV]: key-value\n\n[^1]: Since 2023."
+    person.save()
+    factories.ProjectFactory(person=person, name="Mooncake", summary="A KV cache store.")
+
+    html = client.get("/people/teng-ma/").content.decode()
+
+    bio, projects = html.split('id="projects"')
+    assert '<abbr title="key-value">KV</abbr> caches' in bio
+    assert "Since 2023" in bio
+    assert "A KV cache store." in projects
+    assert "<abbr" not in projects and "footnote" not in projects
+
+
 def test_plain_fields_are_escaped(client):
     factories.PersonFactory(slug="x", name="<b>Mallory</b>", tagline="<script>alert(1)</script>")
 
