@@ -80,3 +80,28 @@ def test_an_s3_bucket_in_the_environment_stores_media_there_and_lets_pages_show_
     assert backend == "S3Storage"
     assert url == "https://s3.example.org/lab-media/people/photos/a.jpg"
     assert "https://s3.example.org/lab-media/" in policy
+
+
+SHOW_SERVING = (
+    "-c",
+    "from django.conf import settings as s; "
+    "print('PAGE_CACHE', s.PAGE_CACHE, 'CONN_MAX_AGE', s.DATABASES['default']['CONN_MAX_AGE'])",
+)
+
+
+def test_a_worker_keeps_its_sqlite_file_open_and_postgresql_connections_are_opt_in():
+    on_sqlite = _run(*SHOW_SERVING, SECRET_KEY="k" * 50)
+    on_postgresql = _run(
+        *SHOW_SERVING, SECRET_KEY="k" * 50, DATABASE_URL="postgres://u@127.0.0.1:5432/lab"
+    )
+
+    assert "CONN_MAX_AGE 600" in on_sqlite.stdout, on_sqlite.stderr
+    assert "CONN_MAX_AGE 0" in on_postgresql.stdout, on_postgresql.stderr
+
+
+def test_pages_are_stored_unless_the_cache_keeps_nothing():
+    default = _run(*SHOW_SERVING, SECRET_KEY="k" * 50)
+    dummy = _run(*SHOW_SERVING, SECRET_KEY="k" * 50, CACHE_URL="dummycache://")
+
+    assert "PAGE_CACHE True" in default.stdout, default.stderr
+    assert "PAGE_CACHE False" in dummy.stdout, dummy.stderr
