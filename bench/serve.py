@@ -172,7 +172,7 @@ def main(seconds=3, exports=False):
     cold_pages = ("/people/teng-ma/", "/zh-hans/people/teng-ma/", "/people/three-hundred/", "/")
     for path in (*cold_pages, "/publications/"):
         copy_path, size = files[path]
-        rps, static_rps = best_rps(cold_port, path, seconds, static_port, copy_path, rounds=1)
+        rps, static_rps = best_rps(cold_port, path, seconds, static_port, copy_path)
         row(path, size, rps, static_rps)
     cold.terminate()
     static.terminate()
