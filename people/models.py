@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.signals import request_started
 from django.core.validators import MaxLengthValidator
-from django.db import connection, models
+from django.db import connections, models
 from django.db.models.expressions import RawSQL
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -48,7 +48,7 @@ class PersonQuerySet(models.QuerySet):
         foreign keys, such as "news"): whether the person has any row there. Raw EXISTS
         clauses from the models' tables, as building an ORM subquery costs about what
         running it does, and a profile asks about a dozen relations."""
-        quote = connection.ops.quote_name
+        quote = connections[self.db].ops.quote_name
         person = f"{quote(Person._meta.db_table)}.{quote(Person._meta.pk.column)}"
         flags = {}
         for name in relations:
