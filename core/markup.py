@@ -2,6 +2,7 @@
 
 import re
 import threading
+from functools import lru_cache
 
 import markdown
 import nh3
@@ -48,6 +49,14 @@ def render_markdown(text):
     """Markdown (with tables, footnotes and the like) rendered to sanitized, page-safe HTML."""
     if not text:
         return mark_safe("")
+    return _rendered(str(text))
+
+
+@lru_cache(maxsize=2048)
+def _rendered(text):
+    """`render_markdown` of a text, kept per process: the HTML depends on the text alone,
+    and a page shows the same texts (a bio, each project's description) visit after visit,
+    so a text is converted again only once it is edited."""
     converter = _converter()
     try:
         html = converter.convert(text)
