@@ -160,6 +160,16 @@ def test_health_says_ok_when_database_and_cache_answer_and_503_when_not(client, 
     }
 
 
+@override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}})
+def test_health_is_ok_on_a_site_configured_without_a_cache(client):
+    # CACHE_URL=dummycache:// is a supported set-up: its load balancer must not take the
+    # site out of service because a cache that keeps nothing keeps nothing.
+    response = client.get("/health/")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "off"}
+
+
 @override_settings(SECURE_SSL_REDIRECT=True)
 def test_health_answers_plain_http_for_load_balancers(client):
     assert client.get("/health/").status_code == 200
