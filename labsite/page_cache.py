@@ -10,10 +10,15 @@ gets the compressed page, or "304 Not Modified" when they already have it.
 Editors are never served from the cache (a session cookie bypasses it), nor is the admin,
 the account pages, the health check, a page holding a CSRF token, or anything but a plain
 200 answer that sets no cookie.
+
+When the cache does not answer (its server is down or restarting), visitors are served
+pages built afresh, and a change is refused with a clear answer rather than saved without
+moving the version: once the cache answered again, it could serve pages from before it.
 """
 
 import gzip
 import hashlib
+import logging
 import re
 import time
 
@@ -21,6 +26,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
 
 from labsite.context_processors import STATIC_EXPORT_KEY
 
@@ -31,6 +37,14 @@ _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _COMPRESSIBLE = re.compile(r"^(text/|application/(json|xml|rss\+xml|atom\+xml|x-bibtex|vnd\.))")
 # Not part of what a page says, or set again for each answer.
 _LEFT_OUT = frozenset({"content-length", "set-cookie", "date", "etag", "content-encoding"})
+_WARN_EVERY = 60  # seconds between warnings that the cache does not answer, per process
+logger = logging.getLogger(__name__)
+
+
+class CacheUnavailable(Exception):
+    """What had to reach the shared cache could not: a change to publish to every worker
+    (raised inside its transaction, which rolls back), or a sign-out (labsite.sessions).
+    Answered with a plain "not done, try again" page (503)."""
 
 
 def content_version():
@@ -45,9 +59,20 @@ def content_version():
 
 def _move_version():
     try:
-        cache.incr(VERSION_KEY)
-    except ValueError:  # not in the cache (evicted, or never read)
-        cache.set(VERSION_KEY, time.time_ns(), None)
+        try:
+            cache.incr(VERSION_KEY)
+        except ValueError:  # not in the cache (evicted, or never read)
+            cache.set(VERSION_KEY, time.time_ns(), None)
+    except Exception as error:  # the cache server's own errors, whichever backend
+        raise CacheUnavailable(f"The cache does not answer ({error!r}).") from error
+
+
+def _move_version_after_commit():
+    # The change is saved and the version moved once already, inside its transaction.
+    try:
+        _move_version()
+    except CacheUnavailable:
+        logger.exception("A saved change could not move the content version again")
 
 
 def content_changed(sender=None, **kwargs):
@@ -58,7 +83,7 @@ def content_changed(sender=None, **kwargs):
     if sender is not None and not _is_content(sender):
         return
     _move_version()
-    transaction.on_commit(_move_version)
+    transaction.on_commit(_move_version_after_commit)
 
 
 def schema_changed(**kwargs):
@@ -89,18 +114,31 @@ class PublicPageCacheMiddleware:
         if not (self.enabled and may_serve_from_cache(request.META)):
             return self.get_response(request)
         request.get_host()  # a host the site does not serve is refused (400), never stored
-        key = page_key(request.META, content_version())
-        page = cache.get(key)
+        key, page = _stored_page(request.META)
         if page is not None:
             return _django_answer(request.META, page, "hit")
         response = self.get_response(request)
         # A page holding a CSRF token is the visitor's own: shared, it would hand their
         # token to the next visitor (a visitor who already has the cookie is sent none).
-        page = None if request.META.get("CSRF_COOKIE_NEEDS_UPDATE") else _storable(response)
+        if key is None or request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+            return response
+        page = _storable(response)
         if page is None:
             return response
-        cache.set(key, page, PAGE_TIMEOUT)
+        try:
+            cache.set(key, page, PAGE_TIMEOUT)
+        except Exception:
+            _cache_unavailable()
         return _django_answer(request.META, page, "miss")
+
+    def process_exception(self, request, exception):
+        """What the cache could not take (an editor's change, a sign-out): refused, said
+        plainly."""
+        if isinstance(exception, CacheUnavailable):
+            response = render(request, "labsite/change_refused.html", status=503)
+            response["Retry-After"] = "60"
+            return response
+        return None
 
 
 class CachedPagesApp:
@@ -114,12 +152,34 @@ class CachedPagesApp:
 
     def __call__(self, environ, start_response):
         if self.enabled and may_serve_from_cache(environ):
-            page = cache.get(page_key(environ, content_version()))
+            page = _stored_page(environ)[1]
             if page is not None:
                 status, headers, body = _answer(environ, page, "hit")
                 start_response(status, headers)
                 return [body]
         return self.application(environ, start_response)
+
+
+def _stored_page(meta):
+    """(the cache key of the page a request asks for, the page stored there or None), or
+    (None, None) when the cache does not answer: the page is then built and not stored."""
+    try:
+        key = page_key(meta, content_version())
+        return key, cache.get(key)
+    except Exception:  # the cache server's own errors, whichever backend
+        _cache_unavailable()
+        return None, None
+
+
+_warned_at = -float(_WARN_EVERY)
+
+
+def _cache_unavailable():
+    """Log (once a minute at most, not once a request) that the cache does not answer."""
+    global _warned_at
+    if time.monotonic() - _warned_at >= _WARN_EVERY:
+        _warned_at = time.monotonic()
+        logger.warning("The cache does not answer: pages are built afresh", exc_info=True)
 
 
 def may_serve_from_cache(meta):

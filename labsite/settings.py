@@ -112,9 +112,14 @@ PAGE_CACHE = env.bool(
     "PAGE_CACHE", default=not DEBUG and not CACHES["default"]["BACKEND"].endswith("DummyCache")
 )
 # With a cache the workers share, sessions are read from it and written through to the
-# database; a per-process cache could keep a logged-out session alive in another worker.
+# database (from the database alone while it does not answer); a per-process cache could
+# keep a logged-out session alive in another worker.
 if "redis" in CACHES["default"]["BACKEND"].lower():
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "labsite.sessions"
+    # A cache server that hangs costs a request two seconds, not the worker.
+    CACHES["default"].setdefault("OPTIONS", {})
+    CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", 2)
+    CACHES["default"]["OPTIONS"].setdefault("socket_timeout", 2)
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

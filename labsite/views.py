@@ -123,9 +123,12 @@ def robots_txt(request):
 @require_GET
 @never_cache
 def health(request):
-    """For load balancers and monitors: 200 when the database and the cache answer, else
-    503, with what failed. A site configured without a cache (`CACHE_URL=dummycache://`)
-    has none to check. It reads nothing a visitor could not see."""
+    """For load balancers and monitors: 200 while the site can serve its pages, else 503,
+    with what failed. The database is needed; the cache is not (pages are then built
+    afresh and changes refused until it answers: labsite/page_cache.py), so a cache that
+    does not answer is "degraded", still 200: the workers share it, and a balancer taking
+    them all out of service would take the site down. A site configured without a cache
+    (`CACHE_URL=dummycache://`) has none to check. It reads nothing a visitor could not see."""
     checks = {}
     try:
         with connection.cursor() as cursor:
@@ -134,14 +137,15 @@ def health(request):
     except Exception as error:  # any failure is the answer, not a 500
         checks["database"] = f"error: {type(error).__name__}"
     checks["cache"] = "off" if isinstance(caches["default"], DummyCache) else _cache_check()
-    healthy = all(value in ("ok", "off") for value in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
-    )
+    if checks["database"] != "ok":
+        status = "error"
+    else:
+        status = "ok" if checks["cache"] in ("ok", "off") else "degraded"
+    return JsonResponse({"status": status, **checks}, status=503 if status == "error" else 200)
 
 
 def _cache_check():
-    """ "ok" when the cache keeps a value, else what went wrong."""
+    """Says "ok" when the cache keeps a value, else what went wrong."""
     key = f"labsite:health:{uuid.uuid4().hex}"
     try:
         cache.set(key, "ok", 10)

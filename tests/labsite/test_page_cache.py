@@ -4,6 +4,7 @@ a settings edit. Editors always get a freshly built page."""
 
 import gzip
 import io
+import socket
 
 import pytest
 from django.core.management import call_command
@@ -262,3 +263,49 @@ def test_a_page_holding_a_csrf_token_is_never_shared(client):
 
     assert "X-Page-Cache" not in first and "X-Page-Cache" not in second
     assert first.content != second.content  # each visitor's own masked token
+
+
+@pytest.fixture
+def cache_down(settings):
+    """The shared cache set up as in production (Redis, sessions read through it), its
+    server not answering: nothing listens on its port."""
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+        }
+    }
+    settings.SESSION_ENGINE = "labsite.sessions"
+
+
+def test_while_the_cache_does_not_answer_visitors_get_pages_built_afresh(
+    person, cache_down, wsgi_application
+):
+    for url in (PROFILE, "/", "/publications/", "/people/"):
+        answer = _wsgi_get(wsgi_application, url)  # production's stack, as a visitor
+        assert answer["status"] == "200 OK", url
+        assert "X-Page-Cache" not in answer["headers"]  # built, and not stored anywhere
+    assert "Teng Ma" in _wsgi_get(wsgi_application, PROFILE)["body"].decode()
+
+
+def test_while_the_cache_does_not_answer_a_change_is_refused_and_nothing_written(
+    person, cache_down, admin_client
+):
+    url = f"/admin/people/person/{person.pk}/change/"
+    form = admin_client.get(url)  # an editor stays signed in: sessions come from the database
+    assert form.status_code == 200
+
+    # Saved, the change could not reach the pages other workers hold once the cache is
+    # back: it is refused, and said so, rather than saved unpublished.
+    response = admin_client.post(url, form_data(form, title="Associate Professor"))
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == "60"
+    assert "Not done yet: please try again in a minute" in response.content.decode()
+    person.refresh_from_db()
+    assert person.title != "Associate Professor"
+    # A sign-out waits too: the session's copy in the cache would outlive it.
+    assert admin_client.post("/admin/logout/").status_code == 503

@@ -6,7 +6,9 @@ Runs on PostgreSQL with Redis on 127.0.0.1:6379 (CI's PostgreSQL run); skipped e
 unless REQUIRE_SERVICES is set, when it fails instead.
 """
 
+import contextlib
 import http.client
+import json
 import os
 import socket
 import subprocess
@@ -18,7 +20,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from people.models import LabSettings
+from people.models import LabSettings, Person
 from tests import factories
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,22 +79,23 @@ def _get(port, path):
         connection.close()
 
 
-@pytest.fixture
-def two_workers(production_env):
+@contextlib.contextmanager
+def _workers(env, count):
+    """The ports of `count` gunicorn workers of the site, each its own server, running."""
     # As a deployment does: with DEBUG off, pages name the collected, hashed files.
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
         cwd=ROOT,
-        env=production_env,
+        env=env,
         check=True,
     )
-    ports = [_free_port(), _free_port()]
+    ports = [_free_port() for _ in range(count)]
     command = [sys.executable, "-m", "gunicorn", "labsite.wsgi", "--workers", "1"]
     workers = [
         subprocess.Popen(
             [*command, "--bind", f"127.0.0.1:{port}"],
             cwd=ROOT,
-            env=production_env,
+            env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -113,6 +116,12 @@ def two_workers(production_env):
         for worker in workers:
             worker.terminate()
             worker.wait(10)
+
+
+@pytest.fixture
+def two_workers(production_env):
+    with _workers(production_env, 2) as ports:
+        yield ports
 
 
 def test_an_edit_from_another_process_reaches_both_workers_at_once(two_workers, production_env):
@@ -138,3 +147,30 @@ def test_an_edit_from_another_process_reaches_both_workers_at_once(two_workers, 
     for port in two_workers:
         state, html = _get(port, "/people/teng-ma/")
         assert "Teng Ma (edited)" in html and "Renamed Systems Lab" in html, (port, state)
+
+
+def test_while_redis_does_not_answer_the_site_serves_and_refuses_edits(production_env):
+    factories.PersonFactory(name="Teng Ma", slug="teng-ma")
+    LabSettings.load()
+    env = {**production_env, "CACHE_URL": f"redis://127.0.0.1:{_free_port()}/1"}  # no server
+
+    with _workers(env, 1) as (port,):
+        state, html = _get(port, "/people/teng-ma/")
+        assert state is None and "Teng Ma" in html  # built, not stored
+        assert json.loads(_get(port, "/health/")[1])["status"] == "degraded"
+
+        rename = (
+            "from django.db import transaction\n"
+            "from people.models import Person\n"
+            "with transaction.atomic():\n"  # as the admin, importers and restores save
+            "    p = Person.objects.get(slug='teng-ma'); p.name = 'Renamed'; p.save()\n"
+        )
+        edit = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", rename],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert edit.returncode != 0 and "CacheUnavailable" in edit.stderr
+        assert Person.objects.get(slug="teng-ma").name == "Teng Ma"  # nothing written

@@ -1,0 +1,43 @@
+"""Sessions kept in the database and read through the cache (the set-up with Redis) that
+keep editors signed in while the cache does not answer: read from the database meanwhile.
+Django's cached_db store already survives a failed cache write. A sign-out still needs the
+cache (a session left there would be read from it again once it answers), so it is
+refused meanwhile, and said so."""
+
+import logging
+
+from django.contrib.sessions.backends import cached_db
+from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
+
+from labsite.page_cache import CacheUnavailable
+
+logger = logging.getLogger(__name__)
+
+
+class SessionStore(cached_db.SessionStore):
+    def load(self):
+        try:
+            return super().load()
+        except Exception:  # the cache server's own errors, whichever backend
+            logger.warning("The cache does not answer: a session is read from the database")
+            return DatabaseStore.load(self)
+
+    def exists(self, session_key):
+        try:
+            return super().exists(session_key)
+        except Exception:
+            return DatabaseStore.exists(self, session_key)
+
+    def cycle_key(self):
+        # Signing in: the old key held what the session had before, nothing signed in, so
+        # its copy may outlive the outage in the cache.
+        try:
+            super().cycle_key()
+        except CacheUnavailable:
+            logger.warning("The cache does not answer: a session's old key is left in it")
+
+    def delete(self, session_key=None):
+        try:
+            super().delete(session_key)
+        except Exception as error:
+            raise CacheUnavailable(f"A session could not be ended ({error!r}).") from error
