@@ -6,6 +6,7 @@ comments) and no bytes trailing the image data.
 """
 
 import io
+import logging
 import secrets
 import warnings
 
@@ -14,6 +15,8 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import models, transaction
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
+
+logger = logging.getLogger(__name__)
 
 ALLOWED_FORMATS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -136,9 +139,19 @@ def replaced_files(instance, *fields):
 
 def delete_after_commit(storage, names):
     """Remove replaced files once the new ones are saved: a replaced photo (perhaps replaced
-    because it should not be public) does not stay reachable at its old address."""
+    because it should not be public) does not stay reachable at its old address. The
+    change is saved by then: a file the storage fails to delete is logged, by name, for
+    its operator to remove, and the editor's save still succeeds."""
+
+    def delete():
+        for name in names:
+            try:
+                storage.delete(name)
+            except Exception:  # the storage's own errors, whichever backend
+                logger.exception("A replaced file is still stored: %s", name)
+
     if names:
-        transaction.on_commit(lambda: [storage.delete(name) for name in names])
+        transaction.on_commit(delete)
 
 
 class SafeImageFormField(forms.ImageField):

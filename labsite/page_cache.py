@@ -12,7 +12,7 @@ the account pages, the health check, a page holding a CSRF token, or anything bu
 200 answer that sets no cookie.
 
 When the cache does not answer (its server is down or restarting), visitors are served
-pages built afresh, and a change is refused with a clear answer rather than saved without
+pages built afresh, and a change is refused (labsite.outages) rather than saved without
 moving the version: once the cache answered again, it could serve pages from before it.
 """
 
@@ -26,9 +26,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseNotModified
-from django.shortcuts import render
 
 from labsite.context_processors import STATIC_EXPORT_KEY
+from labsite.outages import CacheUnavailable
 
 VERSION_KEY = "labsite:content-version"
 CONTENT_APPS = frozenset({"people", "publications", "talks"})
@@ -39,12 +39,6 @@ _COMPRESSIBLE = re.compile(r"^(text/|application/(json|xml|rss\+xml|atom\+xml|x-
 _LEFT_OUT = frozenset({"content-length", "set-cookie", "date", "etag", "content-encoding"})
 _WARN_EVERY = 60  # seconds between warnings that the cache does not answer, per process
 logger = logging.getLogger(__name__)
-
-
-class CacheUnavailable(Exception):
-    """What had to reach the shared cache could not: a change to publish to every worker
-    (raised inside its transaction, which rolls back), or a sign-out (labsite.sessions).
-    Answered with a plain "not done, try again" page (503)."""
 
 
 def content_version():
@@ -130,15 +124,6 @@ class PublicPageCacheMiddleware:
         except Exception:
             _cache_unavailable()
         return _django_answer(request.META, page, "miss")
-
-    def process_exception(self, request, exception):
-        """What the cache could not take (an editor's change, a sign-out): refused, said
-        plainly."""
-        if isinstance(exception, CacheUnavailable):
-            response = render(request, "labsite/change_refused.html", status=503)
-            response["Retry-After"] = "60"
-            return response
-        return None
 
 
 class CachedPagesApp:

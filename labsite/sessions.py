@@ -9,7 +9,7 @@ import logging
 from django.contrib.sessions.backends import cached_db
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 
-from labsite.page_cache import CacheUnavailable
+from labsite.outages import CacheUnavailable
 
 logger = logging.getLogger(__name__)
 

@@ -52,6 +52,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: a page served from the cache needs none of the rest (labsite/page_cache.py).
     "labsite.page_cache.PublicPageCacheMiddleware",
+    # A change the cache or the file storage could not take: a plain 503 page, not a 500.
+    "labsite.outages.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -183,8 +185,10 @@ STORAGES = {
 # (photos on pages); PDFs are still linked and served through the site.
 S3_BUCKET = env.str("S3_BUCKET", default="")
 if S3_BUCKET:
+    from botocore.config import Config
+
     STORAGES["default"] = {
-        "BACKEND": "storages.backends.s3.S3Storage",
+        "BACKEND": "labsite.storage.S3Storage",
         "OPTIONS": {
             "bucket_name": S3_BUCKET,
             "endpoint_url": env.str("S3_ENDPOINT_URL", default="") or None,
@@ -193,6 +197,11 @@ if S3_BUCKET:
             "querystring_auth": False,
             "file_overwrite": False,
             "default_acl": None,
+            # A storage that hangs refuses an upload within about 15 s, before gunicorn's
+            # timeout would end the worker (labsite/storage.py).
+            "client_config": Config(
+                connect_timeout=5, retries={"mode": "standard", "max_attempts": 3}
+            ),
         },
     }
     if not MEDIA_URL.startswith(("http://", "https://")):

@@ -3,6 +3,7 @@
 import http.client
 import io
 import json
+import socket
 from urllib.parse import urlsplit
 
 import boto3
@@ -50,7 +51,7 @@ def s3(monkeypatch):
     # Photos are read by visitors' browsers: the bucket is public-read, as README says.
     client.put_bucket_policy(Bucket=BUCKET, Policy=json.dumps(PUBLIC_READ))
     storage = {
-        "BACKEND": "storages.backends.s3.S3Storage",
+        "BACKEND": "labsite.storage.S3Storage",  # as settings.py makes it
         "OPTIONS": {
             "bucket_name": BUCKET,
             "endpoint_url": endpoint,
@@ -94,6 +95,31 @@ def test_an_uploaded_photo_is_stored_in_the_bucket_and_served_from_its_url(s3, a
         assert body == stored_photo.read()
     assert Image.open(io.BytesIO(body)).format == "JPEG"
     assert person.photo.url in admin_client.get("/people/teng-ma/").content.decode()
+
+
+def test_while_the_storage_does_not_answer_an_upload_is_refused_whole(
+    s3, admin_client, client, settings
+):
+    person = factories.PersonFactory(slug="teng-ma", name="Teng Ma")
+    url = f"/admin/people/person/{person.pk}/change/"
+    photo = factories.photo_upload((300, 400))
+    data = form_data(admin_client.get(url), photo=photo, title="Associate Professor")
+    with socket.socket() as unused:  # nothing listens at the storage's address any more
+        unused.bind(("127.0.0.1", 0))
+        gone = f"http://127.0.0.1:{unused.getsockname()[1]}"
+    storage = settings.STORAGES["default"]
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {**storage, "OPTIONS": {**storage["OPTIONS"], "endpoint_url": gone}},
+    }
+
+    response = admin_client.post(url, data)
+
+    assert response.status_code == 503
+    assert "file storage is not answering" in response.content.decode()
+    person.refresh_from_db()
+    assert not person.photo and person.title != "Associate Professor"  # nothing written
+    assert client.get("/people/teng-ma/").status_code == 200  # visitors are not affected
 
 
 def test_an_archive_takes_its_files_from_the_bucket_and_puts_them_back(s3, demo):

@@ -7,6 +7,7 @@ import bibtexparser
 import feedparser
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.files.storage import FileSystemStorage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from PIL import Image
@@ -109,6 +110,28 @@ def test_a_replaced_photo_is_deleted_from_storage(admin_client, django_capture_o
     assert person.photo.name not in old
     assert not any(person.photo.storage.exists(name) for name in old)
     assert person.photo.storage.exists(person.photo.name)
+
+
+def test_a_photo_the_storage_fails_to_delete_still_saves_the_edit_and_is_logged(
+    admin_client, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        _, person = _upload(admin_client, _jpeg_with())
+    old = person.photo.name
+    url = f"/admin/people/person/{person.pk}/change/"
+    upload = SimpleUploadedFile("q.jpg", _jpeg_with(comment=b"v2"))
+
+    def refuse(storage, name):
+        raise OSError("storage refuses")
+
+    monkeypatch.setattr(FileSystemStorage, "delete", refuse)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(url, form_data(admin_client.get(url), photo=upload))
+
+    assert response.status_code == 302  # the edit is saved: the new photo shows
+    person.refresh_from_db()
+    assert person.photo.name != old
+    assert f"A replaced file is still stored: {old}" in caplog.text  # for the operator
 
 
 @pytest.mark.parametrize(
