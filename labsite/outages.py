@@ -2,7 +2,8 @@
 storage), what was asked of it is refused whole and said plainly: not half done, and not
 answered with a server error."""
 
-from django.shortcuts import render
+from django.http import HttpResponse
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
 
@@ -39,11 +40,5 @@ class ServiceUnavailableMiddleware:
     def process_exception(self, request, exception):
         if not isinstance(exception, ServiceUnavailable):
             return None
-        response = render(
-            request,
-            "labsite/service_unavailable.html",
-            {"service": exception.service},
-            status=503,
-        )
-        response["Retry-After"] = "60"
-        return response
+        page = render_to_string("labsite/service_unavailable.html", {"service": exception.service})
+        return HttpResponse(page, status=503, headers={"Retry-After": "60"})
