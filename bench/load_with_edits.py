@@ -1,12 +1,16 @@
 """Load with edits: four gunicorn workers on PostgreSQL and Redis, 50 connections reading
 public pages for 30 seconds while a member's name is edited every 3 seconds from another
-process (a save, as the admin's). Prints requests, errors, and stale pages: answers to
-requests sent after an edit had committed that still showed an earlier name.
+process (a save in a transaction, as the admin's). Prints requests, errors, and stale
+pages: answers to requests sent after an edit had committed that still showed an earlier
+name.
 
-    .venv/bin/python bench/load_with_edits.py [--seconds=30] [--connections=50]
+    .venv/bin/python bench/load_with_edits.py [--seconds=30] [--connections=50] [--redis-restart]
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Redis on 127.0.0.1:6379;
-everything runs on the loopback and stops after the given time.
+everything runs on the loopback and stops after the given time. With --redis-restart, the
+site uses a Redis server of its own, stopped for 6 s a third of the way in and started
+again empty (as a restart without persistence): edits are refused meanwhile (and counted),
+visitors are not.
 """
 
 import http.client
@@ -16,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import suppress
 
 from _setup import ROOT
 
@@ -65,14 +70,28 @@ def reader(port, stop, results):
         results.append((sent, path, response.status, int(shown.group(1)) if shown else None))
 
 
-def main(seconds=30, connections=50):
-    from serve import start  # bench/serve.py's gunicorn starter
+def redis_server(port):
+    """A Redis server of the bench's own, keeping nothing on disk."""
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    time.sleep(0.5)
+    return server
+
+
+def main(seconds=30, connections=50, redis_restart=False):
+    from serve import free_port, start  # bench/serve.py's gunicorn helpers
 
     psql(f"DROP DATABASE IF EXISTS {DATABASE}")
     psql(f"CREATE DATABASE {DATABASE}")
     import redis
 
-    redis.Redis.from_url(REDIS).flushdb()
+    own_redis, cache_url = None, REDIS
+    if redis_restart:
+        redis_port = free_port()
+        own_redis, cache_url = redis_server(redis_port), f"redis://127.0.0.1:{redis_port}/0"
+    redis.Redis.from_url(cache_url).flushdb()
     env = {
         "DJANGO_SETTINGS_MODULE": "labsite.settings",
         "LABSITE_ENV_FILE": os.devnull,
@@ -82,11 +101,14 @@ def main(seconds=30, connections=50):
         "SECURE_SSL_REDIRECT": "off",
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
         "CONN_MAX_AGE": "60",
-        "CACHE_URL": REDIS,
+        "CACHE_URL": cache_url,
         "STATIC_ROOT": f"/tmp/{DATABASE}-static",
     }
     try:
         setup_django(env)
+        from django.db import transaction
+
+        from labsite.outages import CacheUnavailable
         from people.models import Person
 
         person = Person.objects.get(slug="teng-ma")
@@ -100,26 +122,39 @@ def main(seconds=30, connections=50):
         for thread in threads:
             thread.start()
         started = time.monotonic()
-        number = 0
+        number, refused, outage = 0, 0, (seconds / 3, seconds / 3 + 6)
         while time.monotonic() - started < seconds:
             time.sleep(3)
+            if own_redis and outage[0] <= time.monotonic() - started < outage[1]:
+                own_redis.terminate()
+                own_redis.wait()
+            elif own_redis and own_redis.poll() is not None:
+                own_redis = redis_server(redis_port)
             number += 1
-            person.name = f"Teng Ma (edit {number})"
-            person.save()  # committed (autocommit) when save returns
-            edits.append((time.monotonic(), number))
+            try:
+                with transaction.atomic():
+                    person.name = f"Teng Ma (edit {number})"
+                    person.save()
+            except CacheUnavailable:
+                refused += 1
+                continue
+            edits.append((time.monotonic(), number))  # committed
         stop.set()
         for thread in threads:
             thread.join()
         server.terminate()
-        report(results, edits, time.monotonic() - started)
+        report(results, edits, refused, time.monotonic() - started)
     finally:
         from django.db import connections as db
 
         db.close_all()
         psql(f"DROP DATABASE IF EXISTS {DATABASE}")
+        if own_redis:
+            with suppress(OSError):
+                own_redis.terminate()
 
 
-def report(results, edits, elapsed):
+def report(results, edits, refused, elapsed):
     errors = [r for r in results if r[2] != 200]
     stale = []
     for sent, path, status, shown in results:
@@ -129,11 +164,15 @@ def report(results, edits, elapsed):
         if shown is None or shown < due:
             stale.append((path, shown, due))
     print(f"{len(results):,} requests in {elapsed:.0f} s ({len(results) / elapsed:,.0f} req/s)")
-    print(f"{len(edits) - 1} edits, one every 3 s")
+    print(f"{len(edits) - 1} edits, one every 3 s; {refused} refused while Redis was down")
     print(f"errors: {len(errors)}" + (f" e.g. {errors[:3]}" if errors else ""))
     print(f"stale after an edit: {len(stale)}" + (f" e.g. {stale[:3]}" if stale else ""))
 
 
 if __name__ == "__main__":
     options = dict(arg[2:].partition("=")[::2] for arg in sys.argv[1:])
-    main(int(options.get("seconds") or 30), int(options.get("connections") or 50))
+    main(
+        int(options.get("seconds") or 30),
+        int(options.get("connections") or 50),
+        redis_restart="redis-restart" in options,
+    )
