@@ -22,7 +22,7 @@ class CacheUnavailable(ServiceUnavailable):
 
 
 class StorageUnavailable(ServiceUnavailable):
-    """An upload could not be stored, or a file read (labsite.storage)."""
+    """An upload could not be stored (labsite.storage)."""
 
     service = _("The site's file storage")
 
