@@ -30,14 +30,20 @@ class SessionStore(cached_db.SessionStore):
 
     def cycle_key(self):
         # Signing in: the old key held what the session had before, nothing signed in, so
-        # its copy may outlive the outage in the cache.
+        # it may be left behind (it expires like any session).
         try:
             super().cycle_key()
         except CacheUnavailable:
             logger.warning("The cache does not answer: a session's old key is left in it")
 
     def delete(self, session_key=None):
-        try:
-            super().delete(session_key)
-        except Exception as error:
-            raise CacheUnavailable(f"A session could not be ended ({error!r}).") from error
+        # The cache's copy first: while the cache does not answer, nothing is ended and the
+        # editor is told so. Ended in the database alone, the session would be read from
+        # the cache again once it answers.
+        session_key = session_key or self.session_key
+        if session_key is not None:
+            try:
+                self._cache.delete(self.cache_key_prefix + session_key)
+            except Exception as error:
+                raise CacheUnavailable(f"A session could not be ended ({error!r}).") from error
+        DatabaseStore.delete(self, session_key)

@@ -265,6 +265,22 @@ def test_a_page_holding_a_csrf_token_is_never_shared(client):
     assert first.content != second.content  # each visitor's own masked token
 
 
+def test_a_sign_out_ends_the_session_in_the_cache_and_the_database(settings, client, admin_user):
+    from django.contrib.sessions.models import Session
+    from django.core.cache import cache
+
+    settings.SESSION_ENGINE = "labsite.sessions"  # as with Redis; the cache answers
+    client.force_login(admin_user)
+    key = client.session.session_key
+    assert cache.get(f"django.contrib.sessions.cached_db{key}") is not None
+
+    assert client.post("/admin/logout/").status_code == 200
+
+    assert not Session.objects.filter(session_key=key).exists()
+    assert cache.get(f"django.contrib.sessions.cached_db{key}") is None
+    assert client.get("/admin/").status_code == 302  # signed out
+
+
 @pytest.fixture
 def cache_down(settings):
     """The shared cache set up as in production (Redis, sessions read through it), its
@@ -309,3 +325,4 @@ def test_while_the_cache_does_not_answer_a_change_is_refused_and_nothing_written
     assert person.title != "Associate Professor"
     # A sign-out waits too: the session's copy in the cache would outlive it.
     assert admin_client.post("/admin/logout/").status_code == 503
+    assert admin_client.get(url).status_code == 200  # nothing ended: still signed in
