@@ -206,20 +206,34 @@ class PublicationAdmin(LabModelAdmin):
     readonly_fields = ["created", "updated"]
     fieldsets = [
         (None, {"fields": ["title", ("kind", "status"), ("venue", "date"), "slug"]}),
-        (_("Where it appeared"), {"fields": [("volume", "issue", "pages"), "publisher"]}),
+        (
+            _("Where it appeared"),
+            {
+                "fields": [
+                    "container_title",
+                    ("volume", "issue", "pages"),
+                    ("publisher", "series"),
+                    ("address", "issn"),
+                ]
+            },
+        ),
         (_("Identifiers"), {"fields": [("doi", "arxiv_id"), "bibtex_key"]}),
         (
             _("Links"),
             {
                 "fields": [
                     ("pdf_file", "pdf_url"),
+                    "url",
                     ("code_url", "slides_url"),
                     ("video_url", "project_url"),
                     ("other_url", "other_label"),
                 ]
             },
         ),
-        (_("About it"), {"fields": ["abstract", "award", ("is_selected", "is_published")]}),
+        (
+            _("About it"),
+            {"fields": ["abstract", ("award", "note"), ("is_selected", "is_published")]},
+        ),
         (
             _("Citations"),
             {"fields": [("citation_count", "citations_read_on", "citations_source")]},
@@ -228,7 +242,10 @@ class PublicationAdmin(LabModelAdmin):
             _("Patent"),
             {"fields": [("patent_jurisdiction", "patent_number")], "classes": ["collapse"]},
         ),
-        (_("Record"), {"fields": [("created", "updated")], "classes": ["collapse"]}),
+        (
+            _("Record"),
+            {"fields": ["source_fields", ("created", "updated")], "classes": ["collapse"]},
+        ),
     ]
 
     change_list_template = "admin/publications/publication/change_list.html"

@@ -258,11 +258,36 @@ class Publication(models.Model):
         blank=True,
         help_text="Publication date: YYYY or YYYY-MM (YYYY-MM-DD also works).",
     )
+    container_title = models.CharField(
+        "proceedings or journal title",
+        max_length=500,
+        blank=True,
+        help_text="This paper's own book or journal title as printed, e.g. “Proceedings of "
+        "the 29th ACM Symposium on Operating Systems Principles”. Leave empty to show the "
+        "venue's full name; a venue is the series, so each year's title belongs here.",
+    )
     volume = models.CharField(max_length=40, blank=True)
     issue = models.CharField(max_length=40, blank=True)
     pages = models.CharField(max_length=40, blank=True, help_text="e.g. “1–38” or “e1234”.")
     publisher = models.CharField(
         max_length=200, blank=True, help_text="Only if it differs from the venue's publisher."
+    )
+    series = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="A book series, e.g. “Lecture Notes in Computer Science”.",
+    )
+    address = models.CharField(
+        "place",
+        max_length=200,
+        blank=True,
+        help_text="Where it was published or held, e.g. “Seoul, Korea”.",
+    )
+    issn = models.CharField(
+        "ISSN",
+        max_length=100,
+        blank=True,
+        help_text="Only if the paper's record gives one the venue lacks; comma-separated.",
     )
     doi = models.CharField(
         "DOI",
@@ -278,6 +303,9 @@ class Publication(models.Model):
         help_text="A PDF hosted here (at most 30 MB); search engines are pointed to it.",
     )
     pdf_url = WebURLField("PDF link", blank=True)
+    url = WebURLField(
+        "paper's page", blank=True, help_text="Its page at the publisher or a repository."
+    )
     code_url = WebURLField("code", blank=True)
     slides_url = WebURLField("slides", blank=True)
     video_url = WebURLField("video", blank=True)
@@ -299,6 +327,18 @@ class Publication(models.Model):
     )
     award = models.CharField(
         "award note", max_length=200, blank=True, help_text="e.g. “Best Paper”."
+    )
+    note = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="A short note shown with the paper, e.g. “Oral”, “Spotlight”, “CCF-A”.",
+    )
+    source_fields = models.JSONField(
+        "fields kept from the source",
+        default=dict,
+        blank=True,
+        help_text="Fields an import brought that have no place of their own (keywords, "
+        "annotation, Google Scholar id, …), by name; written back into BibTeX exports.",
     )
     patent_number = models.CharField(max_length=60, blank=True, help_text="e.g. “10,613,992”.")
     patent_jurisdiction = models.CharField(
@@ -418,6 +458,10 @@ class Publication(models.Model):
                 self.arxiv_id = match[1]
             else:
                 errors["arxiv_id"] = _("Enter an arXiv id such as 2407.00079.")
+        if not isinstance(self.source_fields, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in self.source_fields.items()
+        ):
+            errors["source_fields"] = _('Give the kept fields as {"name": "text", …}.')
         if self.citation_count is not None and not self.citations_read_on:
             errors["citations_read_on"] = _("Say when the citation count was read.")
         return errors
@@ -448,6 +492,17 @@ class Publication(models.Model):
         if self.kind in (self.Kind.POSTER, self.Kind.DEMO):
             label = f"{label} ({self.get_kind_display()})"
         return label
+
+    @property
+    def container_name(self):
+        """The paper's own proceedings or journal title, else its venue's full name, else ""."""
+        return self.container_title or (self.venue.full_name if self.venue else "")
+
+    @property
+    def issns(self):
+        """The paper's ISSNs, else its venue's."""
+        own = [i.strip() for i in self.issn.split(",") if i.strip()]
+        return own or (self.venue.issns() if self.venue else [])
 
     @property
     def publisher_name(self):
@@ -484,6 +539,7 @@ class Publication(models.Model):
         pdf = hosted or self.pdf_url
         candidates = [
             ("PDF", pdf),
+            (_("Page"), self.url),
             (_("Code"), self.code_url),
             ("arXiv", self.arxiv_url),
             ("DOI", self.doi_url),

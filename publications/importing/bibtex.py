@@ -1,18 +1,23 @@
-"""Reading BibTeX: entries parsed by bibtexparser, names split before LaTeX is decoded, and
-every value decoded by pylatexenc (bibtexparser's own decoder) within a per-import budget."""
+"""Reading BibTeX as people write it: entries parsed by bibtexparser, each field read into its
+home (`bibtex_fields` says what each means), kept with the paper as a source field, or named
+in the preview as left out; every reading that was not plain said in the record."""
 
 import logging
 import re
 from collections.abc import Callable
-from typing import Any
 
 import bibtexparser
-from bibtexparser import middlewares
-from bibtexparser.model import DuplicateBlockKeyBlock
-from pylatexenc.latex2text import LatexNodes2Text
-from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
+from bibtexparser.middlewares.names import (
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
+from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry
 
 from core.partial_dates import PartialDate
+from core.weblinks import is_web_url
+from people.models import LabSettings
+from publications.importing import bibtex_fields as fields_of
+from publications.importing.latex import LatexDecoder
 from publications.importing.records import (
     AuthorRecord,
     ImportProblem,
@@ -24,205 +29,493 @@ from publications.importing.records import (
     page_range,
     squash,
 )
+from publications.importing.titles import Tags, has_markup, markup_to_text, split_tags
 from publications.models import Publication
 
 BIBTEX_KINDS = {
     "article": Kind.JOURNAL,
     "inproceedings": Kind.CONFERENCE,
     "conference": Kind.CONFERENCE,
+    "proceedings": Kind.BOOK,
     "incollection": Kind.CHAPTER,
     "inbook": Kind.CHAPTER,
     "book": Kind.BOOK,
     "phdthesis": Kind.THESIS,
     "mastersthesis": Kind.THESIS,
+    "thesis": Kind.THESIS,
     "techreport": Kind.REPORT,
+    "report": Kind.REPORT,
     "patent": Kind.PATENT,
     "misc": Kind.OTHER,
     "unpublished": Kind.PREPRINT,
+    "preprint": Kind.PREPRINT,
     "online": Kind.OTHER,
+    "electronic": Kind.OTHER,
+    "www": Kind.OTHER,
+    "software": Kind.OTHER,
+    "dataset": Kind.OTHER,
+    "manual": Kind.OTHER,
+    "booklet": Kind.OTHER,
 }
-# Decoding LaTeX costs 2 µs a character for titles with protective braces and up to 6 µs
-# for math and macros: one import decodes at most this much (a few seconds at worst), so a
-# hostile file cannot hold a worker for minutes. A real 5,000-entry .bib has less (values
-# repeat, each is decoded once, and numbers, DOIs and URLs are not decoded at all).
-MAX_LATEX_CHARS = 1_000_000
-
-_LATEX_TEXT = LatexNodes2Text()
-_LATEX_CONTEXT = get_default_latex_context_db()
-# LaTeX that only pylatexenc reads: ties, math, dashes, quotes, and macros other than the
-# control symbols below. A value without it holds at most protective braces and escaped
-# symbols ("{RDMA} Memory \\& Storage"), which `_BRACES_AND_SYMBOLS` reads the way
-# pylatexenc does (a property test holds the two equal), thousands of times faster.
-_NEEDS_PYLATEXENC = re.compile(r"[~$]|--|''|``|[!?]`|\\[^&%$#_{}]|\\$")
-_BRACES_AND_SYMBOLS = re.compile(r"\\([&%$#_{}])|[{}]")
-# A bare % or & in a BibTeX value is the character (BibTeX does not treat it specially;
-# LaTeX would read a comment or a table column): escaped before decoding.
-_BARE_SYMBOL = re.compile(r"(?<!\\)([%&])")
+# Types read as a kind they only approximate: the preview says so.
+_APPROXIMATE = {"online", "electronic", "www", "software", "dataset", "manual", "booklet"}
+# Fields read into a home below; anything else is kept as a source field.
+_READ = {
+    "title", "author", "author+an", "journal", "booktitle", "howpublished", "volume",
+    "number", "pages", "publisher", "abstract", "url", "doi", "year", "month", "day", "date",
+    "eprint", "archiveprefix", "eprinttype", "issn", "note", "address", "series", "abbr",
+    "selected", "arxiv", "hal", "award", "award_name", "organization", "institution",
+    "school", "pubstate", *fields_of.LINK_HOMES, *fields_of.DROPPED,
+}  # fmt: skip
 _ARXIV_ID = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}(?:v\d+)?)$", re.IGNORECASE)
-_ARXIV_IN_TEXT = re.compile(r"arxiv[:\s/]*(?:abs/)?(\d{4}\.\d{4,5})", re.IGNORECASE)
+_ARXIV_IN_TEXT = re.compile(r"arxiv(?:\.org)?[:\s/]*(?:abs/|pdf/)?(\d{4}\.\d{4,5})", re.IGNORECASE)
 _DBLP_KEY = re.compile(r"^(?:DBLP:)?((?:conf|journals)/[\w-]+)/", re.IGNORECASE)
 _DBLP_URL = re.compile(r"dblp\.org/rec/((?:conf|journals)/[\w-]+)/", re.IGNORECASE)
-
-
-class LatexDecoder:
-    """LaTeX to Unicode ("M{\\\"u}ller" → "Müller", "12--24" → "12–24", "speed~up" with a
-    no-break space, "50%" stays "50%") as pylatexenc reads it. Values holding nothing but
-    protective braces and escaped symbols are read without it, to the same text; each
-    other distinct value is decoded once, counting against `budget` characters, and past
-    it `decode` raises ImportProblem."""
-
-    def __init__(self, budget: int | None = None) -> None:
-        self.budget = MAX_LATEX_CHARS if budget is None else budget
-        self.cache: dict[str, str] = {}
-
-    def decode(self, value: str) -> str:
-        """The text of `value`; ValueError when its LaTeX cannot be read."""
-        if not _NEEDS_PYLATEXENC.search(value):
-            return _BRACES_AND_SYMBOLS.sub(lambda match: match[1] or "", value)
-        if value in self.cache:
-            return self.cache[value]
-        self.budget -= len(value)
-        if self.budget < 0:
-            raise ImportProblem(
-                f"This file holds more LaTeX markup than one import decodes (over "
-                f"{MAX_LATEX_CHARS:,} characters of it); split it into smaller files."
-            )
-        text = self.cache[value] = pylatexenc_text(value)
-        return text
-
-
-def pylatexenc_text(value: str) -> str:
-    """`value` read by pylatexenc, bare % and & being characters; ValueError when its
-    LaTeX cannot be read."""
-    try:
-        latex = _BARE_SYMBOL.sub(r"\\\1", value)
-        walker = LatexWalker(latex, latex_context=_LATEX_CONTEXT, tolerant_parsing=True)
-        return str(_LATEX_TEXT.nodelist_to_text(walker.get_latex_nodes()[0]))
-    except (RecursionError, IndexError, KeyError, TypeError, ValueError) as error:
-        raise ValueError("its LaTeX cannot be read") from error
+_ENTRY_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)")
+_CONFERENCE_WORDS = re.compile(r"\b(?:proceedings|conference|symposium|workshop)\b", re.I)
+_YEAR = re.compile(r"\b(\d{4})\b")
+_HTML_TAG = re.compile(r"<[^>]*>")
+_TRAILING_YEAR = re.compile(r"\s*['’]?(?:19|20)?\d{2}$")
+_STATUS_OF_PUBSTATE = {
+    "forthcoming": Publication.Status.ACCEPTED,
+    "inpress": Publication.Status.ACCEPTED,
+    "submitted": Publication.Status.PREPRINT,
+    "prepublished": Publication.Status.PREPRINT,
+}
+# A note longer than this, or on several lines, is a record's annotation (EndNote puts the
+# whole reference there), not a note to print with the paper: it is kept as a source field.
+_SHORT_NOTE = 200
 
 
 def read_bibtex(text: str, label: str = "BibTeX file") -> list[Record]:
-    """Records from a BibTeX file; LaTeX decoded to Unicode, names split into given/family."""
+    """Records from a BibTeX file in the order of its entries; an entry that cannot be read
+    is a record with its problem, naming its key and line."""
+    lab = LabSettings.load()  # the lab's markers say which role each means
+    markers = {
+        lab.marker_equal_contribution.strip(): "is_equal_contribution",
+        lab.marker_corresponding.strip(): "is_corresponding",
+    }
     parser_log = logging.getLogger("bibtexparser")
-    level, parser_log.level = parser_log.level, logging.ERROR  # failures are reported per record
+    level, parser_log.level = parser_log.level, logging.CRITICAL  # failures are per record
     try:
-        # Names are split before LaTeX is decoded, so braces still protect "{Barnes and Noble}".
-        library = bibtexparser.parse_string(
-            text,
-            append_middleware=[
-                middlewares.MonthIntMiddleware(True),
-                middlewares.SeparateCoAuthors(),
-                middlewares.SplitNameParts(),
-            ],
-        )
+        library = bibtexparser.parse_string(text)
     except RecursionError:
         raise ImportProblem(f"{label} nests braces too deeply to be read as BibTeX.") from None
     finally:
         parser_log.level = level
-    records = []
-    for block in library.failed_blocks:
-        if isinstance(block, DuplicateBlockKeyBlock):
-            where = f"entry “{block.key}”"
-            problem = f"the key “{block.key}” is used twice in this file"
-        else:
-            start = getattr(block, "start_line", None)
-            where = f"line {start + 1}" if start is not None else "an entry"
-            problem = "cannot be parsed as BibTeX (check its braces and commas)"
-        records.append(Record(label=f"{label}, {where}", problems=[problem]))
     latex = LatexDecoder()
-    records += [bibtex_record(entry, label, latex) for entry in library.entries]
-    if not records:
-        raise ImportProblem(f"{label} holds no BibTeX entries.")
-    return records
-
-
-def bibtex_record(entry: Any, label: str, latex: LatexDecoder | None = None) -> Record:
-    latex = latex or LatexDecoder()
-    fields = {key.lower(): value for key, value in entry.fields_dict.items()}
-    record = Record(label=f"{label}, entry “{entry.key}”", citation_key=squash(entry.key))
-
-    def decoded(text: str, name: str) -> str:
-        try:
-            return latex.decode(text)
-        except ValueError:
-            record.problems.append(f"the LaTeX in its {name} cannot be read")
-            return ""
-
-    def value(name: str, latex: bool = True) -> str:
-        raw = str(fields[name].value) if name in fields and fields[name].value is not None else ""
-        return squash(decoded(raw, name) if latex else raw.strip("{}"))
-
-    entry_type = entry.entry_type.lower()
-    if entry_type not in BIBTEX_KINDS:
-        record.problems.append(f"unknown entry type @{entry.entry_type}")
-    record.kind = BIBTEX_KINDS.get(entry_type, Kind.OTHER)
-    record.title = value("title")
-    record.venue_name = value("journal") or value("booktitle") or value("howpublished")
-    # Numbers and ranges are not LaTeX text: "12--24" needs no decoder to become "12–24".
-    record.volume = value("volume", latex=False)
-    record.issue = value("number", latex=False) if record.kind != Kind.PATENT else ""
-    record.pages = page_range(value("pages", latex=False))
-    record.publisher = value("publisher")
-    record.abstract = value("abstract")
-    record.url = value("url", latex=False)
-    raw_doi = value("doi", latex=False)
-    if raw_doi:
-        record.doi = clean_doi(raw_doi)
-        if not record.doi:
-            record.problems.append(f"invalid DOI “{raw_doi[:200]}”")
-    venue_key = _DBLP_KEY.match(entry.key) or _DBLP_URL.search(value("biburl", latex=False))
-    record.venue_key = venue_key[1].lower() if venue_key else ""
-    _read_arxiv(record, value)
-    record.date = _bibtex_date(value("year"), fields.get("month"), value("date"), record)
-    authors = fields["author"].value if "author" in fields else []
-    for name in authors if isinstance(authors, list) else []:
-        parts = name if hasattr(name, "last") else None
-        if parts and not parts.first and [w.lower() for w in parts.last] == ["others"]:
-            record.authors.append(AuthorRecord(is_unlisted=True))
+    found: list[tuple[int, Record]] = []
+    for block in library.failed_blocks:
+        line = (block.start_line or 0) + 1
+        if isinstance(block, DuplicateFieldKeyBlock):
+            entry = block.ignore_error_block
+            found.append((line, bibtex_record(entry, label, latex, markers, enclosed=True)))
             continue
-        given = " ".join(parts.first) if parts else ""
-        family = " ".join([*parts.von, *parts.last]) if parts else str(name)
-        record.authors.append(
-            AuthorRecord(
-                given=squash(decoded(given, "author names")),
-                family=squash(decoded(family, "author names")),
+        if isinstance(block, DuplicateBlockKeyBlock):
+            # Another work under a key already used: read, without the key (a re-used key
+            # says nothing about the work; the same work twice is caught when planning).
+            record = bibtex_record(block.ignore_error_block, label, latex, markers)
+            record.label = f"{record.label} (line {line})"
+            record.readings.append(f"its key “{block.key}” is used twice in this file: not kept")
+            record.citation_key = ""
+            found.append((line, record))
+            continue
+        else:
+            key_match = _ENTRY_KEY.search(block.raw or "")
+            key = key_match[1] if key_match else ""
+            problem = "cannot be read as BibTeX: check its braces, quotes and commas"
+        where = f"entry “{key}” (line {line})" if key else f"line {line}"
+        found.append((line, Record(label=f"{label}, {where}", problems=[problem])))
+    for entry in library.entries:
+        found.append(((entry.start_line or 0) + 1, bibtex_record(entry, label, latex, markers)))
+    if not found:
+        raise ImportProblem(f"{label} holds no BibTeX entries.")
+    return [record for _line, record in sorted(found, key=lambda item: item[0])]
+
+
+def bibtex_record(
+    entry: Entry,
+    label: str,
+    latex: LatexDecoder | None = None,
+    markers: dict[str, str] | None = None,
+    *,
+    enclosed: bool = False,
+) -> Record:
+    """The record of one entry. A field given twice (in any case) reads with its first
+    value; each other value is an option of a choice the admin makes in the preview, and
+    until then a problem."""
+    latex = latex or LatexDecoder()
+    markers = (
+        markers if markers is not None else {"*": "is_equal_contribution", "†": "is_corresponding"}
+    )
+    given: dict[str, list[tuple[str, int]]] = {}
+    for item in entry.fields:
+        value = item.value if isinstance(item.value, str) else str(item.value)
+        if enclosed:  # a block bibtexparser did not finish keeps its braces or quotes
+            value = _unenclosed(value)
+        given.setdefault(item.key.lower(), []).append((value, (item.start_line or 0) + 1))
+    first = {name: values[0][0] for name, values in given.items()}
+    record = _EntryReader(entry, label, latex, markers).read(first)
+    base = record.to_json()
+    for name, values in given.items():
+        if len({squash(v) for v, _ in values}) == 1:
+            if len(values) > 1:
+                record.readings.append(f"“{name}” is given {len(values)} times, the same each time")
+            continue
+        options = []
+        for value, _line in values:
+            variant = _EntryReader(entry, label, LatexDecoder(), markers).read(
+                {**first, name: value}
             )
-        )
-    check(record)
+            changed = {k: v for k, v in variant.to_json().items() if base.get(k) != v}
+            changed.pop("problems", None), changed.pop("readings", None)
+            options.append({"label": squash(value)[:300], "values": changed})
+        lines = " and ".join(str(line) for _, line in values)
+        problem = f"“{name}” is given {len(values)} times (lines {lines}): pick one in the preview"
+        record.problems.append(problem)
+        record.choices.append({"field": name, "problem": problem, "options": options})
     return record
 
 
-def _read_arxiv(record: Record, value: Callable[[str], str]) -> None:
-    """An arXiv preprint, however the entry says so (eprint and archivePrefix or eprinttype,
-    "arXiv preprint arXiv:…" or DBLP's "CoRR" as journal, arXiv's DOI), gets its id, and with
-    no other venue the preprint server "arXiv" as venue."""
-    eprint = value("eprint")
-    prefix = (value("archiveprefix") or value("eprinttype")).lower()
-    match = _ARXIV_ID.match(eprint) if prefix in ("arxiv", "") else None
-    if not match:
-        match = _ARXIV_IN_TEXT.search(f"{record.venue_name} {value('volume')} {record.url}")
-    record.arxiv_id = (match[1] if match else "") or arxiv_id_of_doi(record.doi)
-    if not record.arxiv_id:
-        return
-    venue = record.venue_name.casefold()
-    if not venue or venue == "corr" or venue.startswith("arxiv"):
-        record.venue_name, record.volume = "arXiv", ""
-        if record.kind in (Kind.OTHER, Kind.JOURNAL, Kind.PREPRINT):
-            record.kind, record.status = Kind.PREPRINT, Publication.Status.PREPRINT
+def _unenclosed(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and (value[0], value[-1]) in (("{", "}"), ('"', '"')):
+        return value[1:-1]
+    return value
 
 
-def _bibtex_date(year: str, month_field: Any, date_text: str, record: Record) -> PartialDate | None:
-    if date_text:
+class _EntryReader:
+    """Reads one entry's fields (lower-case names, first values) into a record."""
+
+    def __init__(
+        self, entry: Entry, label: str, latex: LatexDecoder, markers: dict[str, str]
+    ) -> None:
+        self.entry = entry
+        self.label = label
+        self.latex = latex
+        self.markers = markers
+
+    def read(self, given: dict[str, str]) -> Record:
+        entry = self.entry
+        record = self.record = Record(
+            label=f"{self.label}, entry “{entry.key}”", citation_key=squash(entry.key)
+        )
+        self.fields = self._canonical(given)
+        self.tags = Tags()
+        entry_type = entry.entry_type.lower()
+        if entry_type not in BIBTEX_KINDS:
+            record.problems.append(f"unknown entry type @{entry.entry_type}")
+        elif entry_type in _APPROXIMATE:
+            record.readings.append(f"@{entry.entry_type} read as “{Kind.OTHER.label}”")
+        record.kind = BIBTEX_KINDS.get(entry_type, Kind.OTHER)
+        record.title = self._title()
+        self._venue()
+        record.volume = self._number("volume")
+        record.issue = self._number("number") if record.kind != Kind.PATENT else ""
+        record.pages = page_range(self._number("pages"))
+        record.publisher = self.text("publisher")
+        for name in ("organization", "institution", "school"):
+            if self.text(name) and not record.publisher:
+                record.publisher = self.text(name)
+                record.readings.append(f"“{name}” read as the publisher")
+            elif self.text(name):
+                record.source_fields[name] = self.text(name)
+        record.abstract = self.text("abstract", one_line=False)
+        record.series = self.text("series")
+        record.address = self.text("address")
+        record.issns = fields_of.issns_in(self.raw("issn"))
+        self._identifiers()
+        self._links()
+        self._arxiv()
+        record.date = self._date()
+        self._notes_and_awards()
+        self._authors()
+        self._kept_and_dropped()
+        check(record)
+        return record
+
+    # -- values ----------------------------------------------------------------------------
+
+    def raw(self, name: str) -> str:
+        return self.fields.get(name, "").strip()
+
+    def text(self, name: str, *, one_line: bool = True) -> str:
+        """The field's text, LaTeX decoded; white space folded unless not `one_line`."""
+        raw = self.raw(name)
+        if not raw:
+            return ""
         try:
-            return PartialDate.parse(date_text[:10])
+            value = self.latex.decode(raw)
         except ValueError:
-            pass
-    if not year:
-        return None
-    month = month_field.value if month_field is not None else None
-    try:
-        return PartialDate(int(year), int(month) if isinstance(month, int) else None)
-    except (TypeError, ValueError, OverflowError):
-        record.problems.append(f"unreadable date: year “{year[:20]}”")
-        return None
+            self.record.problems.append(f"the LaTeX in its {name} cannot be read")
+            return ""
+        if one_line:
+            return squash(value)
+        return "\n\n".join(squash(p) for p in re.split(r"\n\s*\n", value) if squash(p))
+
+    def _number(self, name: str) -> str:
+        """Numbers and ranges are not LaTeX text: "12--24" needs no decoder for "12–24"."""
+        value = squash(self.raw(name).strip("{}"))
+        if value.casefold() in fields_of.PLACEHOLDERS.get(name, ()):
+            self.record.dropped.append(f"{name} “{value}”: a placeholder, not stored")
+            return ""
+        return value
+
+    def _canonical(self, given: dict[str, str]) -> dict[str, str]:
+        """Field names as BibTeX means them: misspellings read as the field they stand for
+        (said in the preview), unless the entry also has that field."""
+        fields = {k: v for k, v in given.items() if k not in fields_of.ALIASES}
+        for alias, name in fields_of.ALIASES.items():
+            if alias not in given:
+                continue
+            if name in fields or not given[alias].strip():
+                fields[f"{alias}"] = given[alias]  # kept as it is: the real field is there
+            else:
+                fields[name] = given[alias]
+                self.record.readings.append(f"“{alias}” read as {name}")
+        return fields
+
+    # -- what the entry is -----------------------------------------------------------------
+
+    def _title(self) -> str:
+        raw = self.raw("title")
+        if has_markup(raw):
+            raw = markup_to_text(raw)
+            self.record.readings.append("markup in the title read as text")
+        try:
+            title = squash(self.latex.decode(raw)) if raw else ""
+        except ValueError:
+            self.record.problems.append("the LaTeX in its title cannot be read")
+            return ""
+        clean = split_tags(title, self.tags)
+        if clean != title:
+            self.record.readings.append(
+                f"{', '.join(self.tags.found)} taken out of the title (see the note, status "
+                "and award)"
+            )
+        return clean
+
+    def _venue(self) -> None:
+        record = self.record
+        name_field = next((n for n in ("journal", "booktitle", "howpublished") if self.raw(n)), "")
+        venue = self.text(name_field) if name_field else ""
+        if has_markup(venue):
+            venue = squash(markup_to_text(venue))
+        found = len(self.tags.found)
+        venue = split_tags(venue, self.tags, brackets_only_known=True) if venue else ""
+        if len(self.tags.found) > found:
+            record.readings.append(
+                f"{', '.join(self.tags.found[found:])} taken out of the {name_field}"
+            )
+        record.venue_name = venue
+        abbr = squash(_HTML_TAG.sub(" ", self.text("abbr")))
+        if abbr and self.tags.take(_TRAILING_YEAR.sub("", abbr), f"abbr “{abbr}”"):
+            record.readings.append(f"abbr “{abbr}” is a tag, not a venue: see the note")
+            abbr = ""
+        record.venue_short = _TRAILING_YEAR.sub("", abbr) if abbr else ""
+        if (
+            record.kind == Kind.JOURNAL
+            and name_field == "journal"
+            and _CONFERENCE_WORDS.search(venue)
+            and not venue.casefold().startswith("proceedings of the ieee")
+        ):
+            record.kind = (
+                Kind.WORKSHOP if re.search(r"\bworkshop\b", venue, re.I) else Kind.CONFERENCE
+            )
+            record.readings.append(f"@article in “{venue}” read as a {record.kind.label.lower()}")
+        venue_key = _DBLP_KEY.match(self.entry.key) or _DBLP_URL.search(self.raw("biburl"))
+        record.venue_key = venue_key[1].lower() if venue_key else ""
+
+    def _identifiers(self) -> None:
+        record = self.record
+        raw_doi = self.raw("doi").strip("{}")
+        if raw_doi:
+            record.doi = clean_doi(raw_doi) or clean_doi(fields_of.doi_in_text(raw_doi))
+            if not record.doi:
+                record.problems.append(f"invalid DOI “{raw_doi[:200]}”")
+        url = self.raw("url")
+        if fields_of.is_doi_link(url):
+            doi = clean_doi(fields_of.doi_in_text(url))
+            if doi and not record.doi:
+                record.doi = doi
+                record.readings.append("DOI read from its url")
+            url = ""  # the DOI's own link: the DOI is its home
+        for name in ("note", "howpublished"):
+            doi = clean_doi(fields_of.doi_in_text(self.raw(name)))
+            if doi and not record.doi:
+                record.doi = doi
+                record.readings.append(f"DOI read from its {name}")
+        if url and url.lower().split("?")[0].endswith(".pdf") and is_web_url(url):
+            record.pdf_url = url
+        elif url and is_web_url(url):
+            record.url = url
+        elif url:
+            record.dropped.append(f"url “{url[:100]}”: not a web address")
+
+    def _links(self) -> None:
+        record = self.record
+        for name, home in fields_of.LINK_HOMES.items():
+            value = self.raw(name)
+            if not value:
+                continue
+            if not is_web_url(value):
+                if "://" in value or value.lower().startswith(("javascript:", "data:")):
+                    record.dropped.append(f"{name} “{value[:100]}”: not a web address")
+                else:
+                    record.files.append(f"{name} “{value[:100]}”")
+                continue
+            if name == "html" and _ARXIV_IN_TEXT.search(value):
+                continue  # the arXiv page, which the paper's arXiv id links to
+            attribute, label = home if isinstance(home, tuple) else (home, "")
+            if getattr(record, attribute) and getattr(record, attribute) != value:
+                record.source_fields[name] = value  # its home is taken by another link
+            elif not getattr(record, attribute):
+                setattr(record, attribute, value)
+                if label:
+                    record.other_label = label
+        hal = squash(self.raw("hal"))
+        if hal:
+            record.source_fields["hal"] = hal
+            if re.match(r"^hal-\d+(?:v\d+)?$", hal) and not record.other_url:
+                record.other_url, record.other_label = f"https://hal.science/{hal}", "HAL"
+
+    def _arxiv(self) -> None:
+        """An arXiv preprint, however the entry says so (al-folio's arxiv, eprint with
+        archivePrefix or eprinttype, "arXiv preprint arXiv:…" or DBLP's "CoRR" as journal,
+        arXiv's DOI), gets its id, and with no other venue the preprint server "arXiv"."""
+        record = self.record
+        prefix = (self.raw("archiveprefix") or self.raw("eprinttype")).lower()
+        match = _ARXIV_ID.match(self.raw("arxiv")) or (
+            _ARXIV_ID.match(self.raw("eprint")) if prefix in ("arxiv", "") else None
+        )
+        if not match:
+            text = f"{record.venue_name} {self.raw('volume')} {record.url} {self.raw('html')}"
+            match = _ARXIV_IN_TEXT.search(text)
+        record.arxiv_id = (match[1] if match else "") or arxiv_id_of_doi(record.doi)
+        if not record.arxiv_id:
+            return
+        if record.url and record.arxiv_id in record.url and "arxiv.org" in record.url:
+            record.url = ""  # the arXiv page, which the id links to
+        venue = record.venue_name.casefold()
+        if not venue or venue == "corr" or venue.startswith("arxiv"):
+            record.venue_name, record.volume = "arXiv", ""
+            if record.venue_short.casefold() not in ("", "arxiv", "corr"):
+                record.dropped.append(
+                    f"abbr “{record.venue_short}”: the paper is an arXiv preprint"
+                )
+            record.venue_short = ""
+            if record.kind in (Kind.OTHER, Kind.JOURNAL, Kind.PREPRINT):
+                record.kind, record.status = Kind.PREPRINT, Publication.Status.PREPRINT
+
+    def _date(self) -> PartialDate | None:
+        record = self.record
+        date_text = self.raw("date")
+        if date_text:
+            try:
+                return PartialDate.parse(date_text[:10].replace("/", "-"))
+            except ValueError:
+                pass
+        year_text = squash(self.raw("year").strip("{}"))
+        if not year_text:
+            return None
+        year = _YEAR.search(year_text)
+        rest = _YEAR.sub("", year_text).strip(" ,.()[]")
+        if rest and not self.tags.take(rest, f"year “{year_text}”"):
+            record.dropped.append(f"year “{year_text}”: only the year is read")
+        if not year:
+            record.problems.append(f"unreadable date: year “{year_text[:20]}”")
+            return None
+        month_text = squash(self.raw("month").strip("{}"))
+        month = fields_of.month_of(month_text) if month_text else None
+        if month_text and month is None:
+            record.dropped.append(f"month “{month_text}”: not a month; the date keeps its year")
+        day_text = self.raw("day").strip("{}")
+        day = int(day_text) if month and day_text.isdigit() else None
+        try:
+            return PartialDate(int(year[1]), month, day)
+        except (TypeError, ValueError, OverflowError):
+            try:
+                return PartialDate(int(year[1]), month)
+            except (TypeError, ValueError, OverflowError):
+                record.problems.append(f"unreadable date: year “{year_text[:20]}”")
+                return None
+
+    def _notes_and_awards(self) -> None:
+        record, tags = self.record, self.tags
+        note = self.text("note")
+        if note and "\n" not in self.raw("note").strip() and len(note) <= _SHORT_NOTE:
+            if not tags.take(note, f"note “{note}”"):
+                tags.notes.append(note)
+        elif note:
+            record.source_fields["note"] = self.text("note", one_line=False)
+        award_name, award = self.text("award_name"), self.text("award", one_line=False)
+        if award_name:
+            tags.awards.insert(0, award_name)
+        elif award and len(award) <= 60 and "\n" not in award:
+            tags.awards.insert(0, award)
+            award = ""
+        if award:
+            record.source_fields["award"] = award
+        record.award = "; ".join(dict.fromkeys(tags.awards))
+        record.note = "; ".join(dict.fromkeys(tags.notes))
+        pubstate = _STATUS_OF_PUBSTATE.get(self.raw("pubstate").casefold().replace(" ", ""))
+        status = tags.status or pubstate
+        if status:
+            record.status = status
+        selected = self.raw("selected").casefold()
+        record.is_selected = True if selected in fields_of.TRUE else None
+
+    def _authors(self) -> None:
+        record = self.record
+        annotations = fields_of.read_annotations(self.raw("author+an"))
+        for position, raw in enumerate(split_multiple_persons_names(self.raw("author")), 1):
+            marked = fields_of.read_marked_name(raw)
+            if marked.unlisted:
+                record.authors.append(AuthorRecord(is_unlisted=True))
+                more = f"{marked.more} more authors" if marked.more else "more authors"
+                record.readings.append(
+                    f"“{raw}” read as {more}, not listed: the list is incomplete"
+                )
+                continue
+            author = self._author(marked.name)
+            roles = annotations.get(position, set())
+            author.is_equal_contribution = "equal" in roles
+            author.is_corresponding = "corresponding" in roles
+            for marker in dict.fromkeys(marked.markers):
+                role = self.markers.get(marker)
+                if role:
+                    setattr(author, role, True)
+                    meaning = "co-first" if role == "is_equal_contribution" else "corresponding"
+                    record.readings.append(f"“{marker}” by {author.family} read as {meaning}")
+                else:
+                    record.readings.append(
+                        f"“{marker}” by {author.family} removed: it is not one of the lab's "
+                        "markers (Lab settings), so it gives no role"
+                    )
+            record.authors.append(author)
+
+    def _author(self, name: str) -> AuthorRecord:
+        # Names are split before LaTeX is decoded, so braces still protect "{Barnes and Noble}".
+        parts = parse_single_name_into_parts(name, strict=False)
+        given = " ".join(parts.first)
+        family = " ".join([*parts.von, *parts.last])
+        if parts.jr:
+            family = f"{family}, {' '.join(parts.jr)}"
+        try:
+            decode: Callable[[str], str] = self.latex.decode
+            return AuthorRecord(given=squash(decode(given)), family=squash(decode(family)))
+        except ValueError:
+            self.record.problems.append("the LaTeX in its author names cannot be read")
+            return AuthorRecord(family=squash(name))
+
+    def _kept_and_dropped(self) -> None:
+        """Every field not read above: left out with its reason, or kept with the paper."""
+        record = self.record
+        for name, raw in self.fields.items():
+            value = raw.strip()
+            if name in fields_of.DROPPED and value:
+                record.dropped.append(f"{name}: {fields_of.DROPPED[name]}")
+            elif name in fields_of.BADGES and value.casefold() in fields_of.TRUE | {"false"}:
+                record.dropped.append(f"{name}: al-folio's switch for its badge")
+            elif name not in _READ and value:
+                record.source_fields[name] = self.text(name, one_line=False) or squash(value)

@@ -24,6 +24,7 @@ from publications.importing.records import (
     squash,
     valid_issns,
 )
+from publications.importing.titles import markup_to_text
 from publications.models import Publication
 
 CROSSREF_WORKS = "https://api.crossref.org/works/"
@@ -67,7 +68,8 @@ def crossref_record(work: object, fallback_label: str) -> Record:
         record.label = f"DOI {record.doi}"
     elif raw_doi:
         record.problems.append(f"invalid DOI “{raw_doi[:200]}”")
-    title, subtitle = work.text("title", first=True), work.text("subtitle", first=True)
+    title = squash(markup_to_text(work.text("title", first=True)))
+    subtitle = squash(markup_to_text(work.text("subtitle", first=True)))
     record.title = f"{title}: {subtitle}" if title and subtitle else title
     crossref_type = work.text("type")
     record.kind = CROSSREF_KINDS.get(crossref_type, Kind.OTHER)
@@ -127,12 +129,12 @@ def _date_parts(value: object) -> list[int]:
 
 def _crossref_date(work: Fields) -> PartialDate | None:
     for key in ("issued", "published-print", "published-online", "published"):
-        parts = _date_parts(work.obj(key))[:2]
-        if parts:
+        parts = _date_parts(work.obj(key))[:3]  # to the day, when Crossref gives it
+        while parts:
             try:
                 return PartialDate(*parts)
             except (ValueError, OverflowError):
-                continue
+                parts = parts[:-1]  # an impossible day still tells the month
     return None
 
 

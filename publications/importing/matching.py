@@ -6,7 +6,7 @@ import re
 from django.db.models import Prefetch
 
 from people.models import Person, normalize_name
-from publications.importing.records import AuthorRecord, Kind, Record, shorten
+from publications.importing.records import AuthorRecord, Kind, Record
 from publications.models import Authorship, Publication, Venue, title_key
 
 VENUE_KINDS: dict[str, str] = {
@@ -137,6 +137,23 @@ def venue_form(text: str) -> str:
     return " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split())
 
 
+_EDITION_WORDS = re.compile(r"\b(?:vol(?:ume)?|part|no)\b\.?\s*[\dIVXLC]+", re.I)
+
+
+def series_name(text: str) -> str:
+    """The series a proceedings or journal title names, as a venue's full name: "Proceedings
+    of the 18th USENIX Symposium on … (OSDI '24)" → "USENIX Symposium on …"; "" when what is
+    left still names one edition (a place, a date, a volume)."""
+    name = _ACRONYM.sub(" ", text or "")
+    name = _PROCEEDINGS.sub("", name.strip())
+    name = _YEAR.sub(" ", _ORDINAL.sub(" ", name))
+    name = " ".join(name.split()).strip(" ,:;-–—")
+    name = re.sub(r"^[A-Z][A-Z0-9/&+-]+\s*[-–—:]\s+(?=\w)", "", name)  # "ICASSP - IEEE …"
+    if re.search(r"\d", name) or _EDITION_WORDS.search(name) or len(name) > 300:
+        return ""
+    return name
+
+
 def _acronyms(text: str) -> list[str]:
     return [m[1] for m in _ACRONYM.finditer(text or "")]
 
@@ -177,13 +194,20 @@ class VenueIndex:
                 return self.new[form]
         return self._new_venue(record)
 
-    def _new_venue(self, record: Record) -> Venue:
+    def _new_venue(self, record: Record) -> Venue | None:
+        """A venue for the series the record names. Its name is the series' own, without
+        the edition's year or ordinal ("Proceedings of the 29th …" is the paper's title, kept
+        with the paper), or none when the name says only one edition. A record naming no
+        short name, with a name too long to be one, gets no venue: the paper keeps its
+        title, and nothing is cut."""
         acronym = next(iter(_acronyms(record.venue_name)), "")
-        short = record.venue_short or acronym or record.venue_name
-        name = _ACRONYM.sub("", record.venue_name).strip() if acronym else record.venue_name
+        name = series_name(record.venue_name)
+        short = record.venue_short or acronym or name
+        if not short or len(short) > Venue._meta.get_field("short_name").max_length:
+            return None
         venue = Venue(
-            short_name=shorten(short, 60),
-            name=name if name != short else "",
+            short_name=short,
+            name=name if name.casefold() != short.casefold() else "",
             kind=VENUE_KINDS.get(record.kind, Venue.Kind.OTHER),
             publisher=record.publisher if record.kind != Kind.PREPRINT else "",
             issn=", ".join(record.issns),

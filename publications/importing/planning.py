@@ -17,6 +17,7 @@ from django.db.models import Model, QuerySet
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
 from people.models import normalize_name
+from publications.importing.bibtex_fields import is_doi_link
 from publications.importing.matching import PeopleIndex, VenueIndex, WorkIndex, record_keys
 from publications.importing.records import AuthorRecord, Record
 from publications.models import Authorship, Publication, Venue
@@ -42,13 +43,30 @@ FIELD_RULES = {
     "pages": OVERWRITE,
     "publisher": OVERWRITE,
     "abstract": OVERWRITE,
+    "container_title": OVERWRITE,
+    "series": OVERWRITE,
+    "address": OVERWRITE,
+    "issn": OVERWRITE,
+    "note": OVERWRITE,
+    "source_fields": OVERWRITE,
     "citation_count": OVERWRITE,
     "doi": FILL,
     "arxiv_id": FILL,
     "pdf_url": FILL,
+    "url": FILL,
+    "code_url": FILL,
+    "slides_url": FILL,
+    "video_url": FILL,
+    "project_url": FILL,
+    "other_url": FILL,
+    "award": FILL,
+    "is_selected": FILL,
     "bibtex_key": FILL,
 }
-GROUPS = {"citation_count": ("citation_count", "citations_read_on", "citations_source")}
+GROUPS = {
+    "citation_count": ("citation_count", "citations_read_on", "citations_source"),
+    "other_url": ("other_url", "other_label"),
+}
 _FIELD_NAMES = [f.name for f in Publication._meta.concrete_fields]
 # An author row's values from a source; the others (the paper, the person, the position and
 # the roles) are set by the import itself or by an admin.
@@ -178,15 +196,21 @@ def _plan_one(
     return Plan(record, UPDATE if changes else UNCHANGED, existing, changes, publication, kept)
 
 
+_DERIVED = ("container_title", "issn", "bibtex_key", "pdf_url", "url")
+
+
 def source_values(record: Record) -> dict[str, Any]:
-    """The record's value for every field in FIELD_RULES (and the citation group)."""
-    values = {
-        name: getattr(record, name) for name in FIELD_RULES if name not in ("pdf_url", "bibtex_key")
-    }
-    values["citations_read_on"] = record.citations_read_on
-    values["citations_source"] = record.citations_source
+    """The record's value for every field in FIELD_RULES and their groups."""
+    values = {name: getattr(record, name) for name in FIELD_RULES if name not in _DERIVED}
+    for members in GROUPS.values():
+        values.update({member: getattr(record, member) for member in members})
+    # A preprint server is the venue; only a proceedings or journal has a title of its own.
+    values["container_title"] = record.venue_name if record.venue_name != "arXiv" else ""
+    values["issn"] = ", ".join(record.issns)
     is_pdf = record.url.lower().endswith(".pdf") and is_web_url(record.url)
-    values["pdf_url"] = record.url if is_pdf else ""
+    values["pdf_url"] = record.pdf_url or (record.url if is_pdf else "")
+    page = "" if is_pdf or is_doi_link(record.url) else record.url
+    values["url"] = page if is_web_url(page) else ""
     values["bibtex_key"] = record.citation_key if _valid_key(record.citation_key) else ""
     return values
 
@@ -203,7 +227,7 @@ def merge(
     changed, kept = [], []
     for name, rule in FIELD_RULES.items():
         value = values[name]
-        if value in (None, ""):
+        if _lacks(value):
             continue  # a value the source lacks never clears one
         stored = _comparable(getattr(publication, name))
         incoming = _comparable(value)
@@ -214,8 +238,8 @@ def merge(
         elif name in imported:
             edited = stored != imported[name]
         else:
-            edited = stored not in (None, "")  # typed before any import
-        if rule == FILL and stored not in (None, ""):
+            edited = not _lacks(stored)  # typed before any import
+        if rule == FILL and not _lacks(stored):
             edited, take = True, False  # an identifier or link is never replaced
         else:
             take = take_source
@@ -229,6 +253,11 @@ def merge(
             imported[member] = _comparable(values[member])
     publication.imported_values = imported
     return changed, kept
+
+
+def _lacks(value: object) -> bool:
+    """Whether a value says nothing: empty, or an unticked box ("selected" only fills)."""
+    return value is None or value is False or value == "" or value == {}
 
 
 def _comparable(value: object) -> object:
@@ -315,6 +344,9 @@ def merge_authors(
         row.orcid = author.orcid or row.orcid
         row.affiliation = author.affiliation or row.affiliation
         row.is_unlisted = author.is_unlisted
+        # A role the source marks is added; one an admin gave is never taken away.
+        row.is_equal_contribution = row.is_equal_contribution or author.is_equal_contribution
+        row.is_corresponding = row.is_corresponding or author.is_corresponding
         if row.person_id is None and author.person is not None:
             row.person = author.person
         merged.append((row, author))
@@ -331,6 +363,8 @@ def _rows(rows: Iterable[Authorship]) -> list[tuple[object, ...]]:
             r.affiliation,
             r.is_unlisted,
             r.person_id,
+            r.is_equal_contribution,
+            r.is_corresponding,
         )
         for r in rows
     ]
@@ -363,6 +397,8 @@ def authorship(publication: Publication | None, position: int, author: AuthorRec
         "affiliation": author.affiliation,
         "person_id": author.person.pk if author.person is not None else None,
         "is_unlisted": author.is_unlisted,
+        "is_equal_contribution": author.is_equal_contribution and not author.is_unlisted,
+        "is_corresponding": author.is_corresponding and not author.is_unlisted,
     }
     # Built from every column's value in order, as Django builds rows it reads: an import
     # builds thousands, and this is twice as fast as keyword arguments.

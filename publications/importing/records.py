@@ -28,10 +28,20 @@ class AuthorRecord:
     orcid: str = ""
     affiliation: str = ""
     is_unlisted: bool = False
+    is_equal_contribution: bool = False  # the source marks a co-first author
+    is_corresponding: bool = False
     person: Person | None = None
     candidates: list = field(default_factory=list)  # lab people it may be, when not certain
 
-    STORED = ("given", "family", "orcid", "affiliation", "is_unlisted")
+    STORED = (
+        "given",
+        "family",
+        "orcid",
+        "affiliation",
+        "is_unlisted",
+        "is_equal_contribution",
+        "is_corresponding",
+    )
 
     @property
     def display(self) -> str:
@@ -48,7 +58,7 @@ class Record:
     title: str = ""
     kind: str = Kind.OTHER
     status: str = Publication.Status.PUBLISHED
-    venue_name: str = ""
+    venue_name: str = ""  # the paper's own proceedings or journal title, as the source gives it
     venue_short: str = ""
     venue_key: str = ""  # a DBLP-style venue key ("conf/osdi"), when the source has one
     issns: list = field(default_factory=list)
@@ -59,14 +69,49 @@ class Record:
     publisher: str = ""
     doi: str = ""
     arxiv_id: str = ""
-    url: str = ""
+    url: str = ""  # the paper's page (a PDF link goes to pdf_url)
+    pdf_url: str = ""
+    code_url: str = ""
+    slides_url: str = ""
+    video_url: str = ""
+    project_url: str = ""
+    other_url: str = ""
+    other_label: str = ""
     abstract: str = ""
+    series: str = ""
+    address: str = ""
+    note: str = ""
+    award: str = ""
+    is_selected: bool | None = None  # None: the source does not say
+    source_fields: dict = field(default_factory=dict)  # fields with no home, kept by name
     citation_count: int | None = None
     citations_read_on: datetime.date | None = None
     citations_source: str = ""
     citation_key: str = ""  # the source's own key (a BibTeX entry key)
     authors: list = field(default_factory=list)
     problems: list = field(default_factory=list)
+    # For the preview: how the reader read what was not plain ("“*” after Yuan: co-first"),
+    # what it left out and why, and files the source names that must be uploaded by hand.
+    readings: list = field(default_factory=list)
+    dropped: list = field(default_factory=list)
+    files: list = field(default_factory=list)
+    # A field the source gives twice: [{"field", "lines", "options": [{"label", "values"}]}];
+    # until the admin picks an option, a problem.
+    choices: list = field(default_factory=list)
+
+    def choose(self, number: int, option: int) -> None:
+        """Take option `option` of choice `number`: its values replace the record's, and
+        the problem the choice raised goes."""
+        choice = self.choices[number]
+        values = choice["options"][option]["values"]
+        for name, value in values.items():
+            if name == "date":
+                value = PartialDate.parse(value) if value else None
+            elif name == "authors":
+                value = [AuthorRecord(**a) for a in value]
+            setattr(self, name, value)
+        choice["chosen"] = option
+        self.problems = [p for p in self.problems if p != choice["problem"]]
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict that survives between the preview and the confirmation."""
@@ -201,8 +246,3 @@ def clean_orcid(value: str) -> str:
         return normalize_orcid(value) if value else ""
     except ValidationError:
         return ""
-
-
-def shorten(text: str, length: int) -> str:
-    """`text` cut at a word boundary to at most `length` characters."""
-    return text if len(text) <= length else text[:length].rsplit(" ", 1)[0][:length]

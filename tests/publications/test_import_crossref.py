@@ -73,7 +73,7 @@ def test_seed_record_maps_venue_issue_pages_doi_and_citations(members):
     assert paper.venue.issns() == ["1553-3077", "1553-3093"]
     assert (paper.volume, paper.issue, paper.pages) == ("22", "4", "1–38")
     assert paper.kind == Publication.Kind.JOURNAL
-    assert paper.date.isoformat() == "2026-08"
+    assert paper.date.isoformat() == "2026-08-17"  # Crossref gives the day
     assert (paper.citation_count, str(paper.citations_read_on)) == (27, "2026-10-07")
     assert paper.title == "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"
 

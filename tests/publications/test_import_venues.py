@@ -91,7 +91,7 @@ def test_an_unknown_venue_is_new_named_as_the_source_names_it_and_flagged(venues
     )
 
     assert new is venue and venue.pk is None
-    assert (venue.short_name, venue.name) == ("WCT", "Proceedings of the Workshop on Cool Things")
+    assert (venue.short_name, venue.name) == ("WCT", "Workshop on Cool Things")
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,7 @@ def test_mooncake_tos_page_has_13_citation_authors_in_crossref_order(tos_page):
         ["1"],
         ["38"],
     )
-    assert _meta(tos_page, "citation_publication_date") == ["2026/08"]
+    assert _meta(tos_page, "citation_publication_date") == ["2026/08/17"]
 
 
 def test_mooncake_tos_page_lists_every_author_with_affiliations(tos_page):

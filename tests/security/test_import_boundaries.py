@@ -63,7 +63,7 @@ def test_a_lab_admin_import_may_update_any_paper(admin_client):
         ({"is-referenced-by-count": -3}, "greater than or equal to 0"),
         ({"is-referenced-by-count": 10**30}, "less than or equal to"),
         ({"title": ["x" * 501]}, "at most 500 characters"),
-        ({"container-title": ["V" * 400]}, "at most 300 characters"),
+        ({"container-title": ["V" * 501]}, "at most 500 characters"),
     ],
 )
 def test_wrong_crossref_values_are_problems_and_the_dry_run_predicts_the_write(change, problem):
@@ -99,7 +99,7 @@ def test_an_author_name_longer_than_the_field_is_a_problem_not_a_database_error(
 
 
 def test_latex_heavy_files_are_refused_past_the_decoding_budget(monkeypatch):
-    monkeypatch.setattr("publications.importing.bibtex.MAX_LATEX_CHARS", 5_000)
+    monkeypatch.setattr("publications.importing.latex.MAX_LATEX_CHARS", 5_000)
     body = "\\textbf{x} " * 40
     text = "".join(
         f"@article{{k{n}, title={{$\\alpha^{n}$ {body}}}, author={{A, B}}}}\n" for n in range(30)
