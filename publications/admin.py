@@ -133,6 +133,13 @@ class ImportForm(forms.Form):
         required=False,
         help_text="A BibTeX (.bib) file or a Crossref JSON (.json) record, up to 5 MB.",
     )
+    bibtex = forms.CharField(
+        label="BibTeX",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "cols": 60, "placeholder": "@inproceedings{…}"}),
+        help_text="Or paste BibTeX entries here, as copied from Google Scholar, DBLP or a "
+        "publisher.",
+    )
     orcid_person = forms.ModelChoiceField(
         label="ORCID works of",
         required=False,
@@ -142,8 +149,11 @@ class ImportForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if not (data.get("dois", "").strip() or data.get("file") or data.get("orcid_person")):
-            raise forms.ValidationError(_("Paste DOIs, choose a file, or pick a member's ORCID."))
+        given = (data.get("dois", "").strip(), data.get("bibtex", "").strip(), data.get("file"))
+        if not (any(given) or data.get("orcid_person")):
+            raise forms.ValidationError(
+                _("Paste DOIs or BibTeX, choose a file, or pick a member's ORCID.")
+            )
         return data
 
     def start_batch(self, user, client):
@@ -156,6 +166,9 @@ class ImportForm(forms.Form):
             if upload.size > importing.MAX_FILE_BYTES:
                 raise ImportProblem(f"{upload.name} is larger than 5 MB.")
             records = files.read_file_text(upload.name, upload.read())
+        if data.get("bibtex", "").strip():
+            pasted = data["bibtex"].encode()
+            records += files.read_file_text("pasted BibTeX", pasted, kind="bib")
         dois = [line.strip() for line in data["dois"].splitlines() if line.strip()]
         if len(dois) > batches.MAX_DOIS:
             raise ImportProblem(
@@ -308,6 +321,15 @@ class PublicationAdmin(LabModelAdmin):
         if batch.status != ImportBatch.Status.READY:
             return self._import_page(request, batch=batch)
         records = [importing.Record.from_json(data) for data in batch.records]
+        for key, value in request.POST.items():  # a field the source gave twice: the pick
+            if match := re.match(r"^choice-(\d+)-(\d+)$", key):
+                record_number, choice = int(match[1]), int(match[2])
+                if record_number < len(records) and value.isdigit():
+                    record = records[record_number]
+                    if choice < len(record.choices):
+                        options = record.choices[choice]["options"]
+                        if int(value) < len(options):
+                            record.choose(choice, int(value))
         take = {int(k.split("-")[1]) for k in request.POST if re.match(r"^take-\d+$", k)}
         plans = importing.plan(records, editable=self._importable(request), take_source=take)
         if request.method != "POST":

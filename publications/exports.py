@@ -15,7 +15,7 @@ from bibtexparser.middlewares.parsestack import default_unparse_stack
 from bibtexparser.model import Entry, Field
 
 from core.weblinks import is_web_url
-from publications.authors import EXPORT, author_list
+from publications.authors import CORRESPONDING, EQUAL, EXPORT, author_list
 from publications.models import Publication, format_pages
 
 Kind = Publication.Kind
@@ -116,6 +116,47 @@ def citation_key(publication, authors):
     return f"{family or 'anon'}{publication.year or ''}{word}" or f"pub{publication.pk}"
 
 
+def _roles(authors):
+    """{position: {"equal", "corresponding"}} of the listed authors who hold a role."""
+    return {
+        position: {m.code for m in name.markers}
+        for position, name in enumerate(authors.authors(), start=1)
+        if name.markers
+    }
+
+
+def roles_note(authors):
+    """The authors' roles as a sentence any reader understands: "Equal contribution: Y Wang,
+    T Ma. Corresponding author: Z Su." ("" when nobody holds one)."""
+    listed = authors.authors()
+    parts = []
+    for code, one, many in (
+        (EQUAL, "Equal contribution", "Equal contribution"),
+        (CORRESPONDING, "Corresponding author", "Corresponding authors"),
+    ):
+        names = [
+            f"{n.given} {n.family}".strip() for n in listed if code in {m.code for m in n.markers}
+        ]
+        if names:
+            parts.append(f"{one if len(names) == 1 else many}: {', '.join(names)}.")
+    return " ".join(parts)
+
+
+INCOMPLETE = "The author list is incomplete."
+
+
+def _notes(publication, authors, *, incomplete=False):
+    """The note an export carries: the paper's note, its roles, and, for formats that cannot
+    mark an incomplete author list otherwise, that it is incomplete."""
+    parts = [publication.note.rstrip(".") + "." if publication.note else ""]
+    if publication.kind == Kind.PATENT:
+        parts.insert(0, publication.display_title + ".")
+    parts.append(roles_note(authors))
+    if incomplete and authors.has_unlisted:
+        parts.append(INCOMPLETE)
+    return " ".join(p for p in parts if p)
+
+
 def _name(entry_name, *, sep=", "):
     return f"{entry_name.family}{sep}{entry_name.given}" if entry_name.given else entry_name.family
 
@@ -131,6 +172,17 @@ def _unique_keys(publications):
         yield publication, authors, key
 
 
+# al-folio's link fields, written so an al-folio site (and labsite's importer) reads them back.
+_ALFOLIO_LINKS = [
+    ("code", "code_url"),
+    ("slides", "slides_url"),
+    ("video", "video_url"),
+    ("website", "project_url"),
+]
+_ALFOLIO_OTHER = {"Poster": "poster", "Blog": "blog", "Supplement": "supp"}
+_FIELD_NAME = re.compile(r"^[a-z][a-z0-9_:+-]*$")
+
+
 def to_bibtex(publications):
     library = bibtexparser.Library()
     for publication, authors, key in _unique_keys(publications):
@@ -139,16 +191,27 @@ def to_bibtex(publications):
             for n in authors.authors()
         ]
         if authors.has_unlisted:
-            names.append("others")
+            names.append("others")  # BibTeX's own "et al."
         fields = [("title", _title(publication.display_title)), ("author", " and ".join(names))]
+        roles = _roles(authors)
+        if roles:  # biblatex's data annotations, which styles can print as markers
+            fields.append(
+                (
+                    "author+an",
+                    "; ".join(f"{p}={','.join(sorted(r))}" for p, r in sorted(roles.items())),
+                )
+            )
         venue = publication.venue
+        container = latex_escape(publication.container_name)
         entry_type = BIBTEX_TYPES.get(publication.kind, "misc")
-        if venue and entry_type == "article":
-            fields.append(("journal", latex_escape(venue.full_name)))
-        elif venue and entry_type in ("inproceedings", "incollection"):
-            fields.append(("booktitle", latex_escape(venue.full_name)))
-        elif venue and entry_type == "misc":  # a preprint server: "arXiv"
-            fields.append(("howpublished", latex_escape(venue.full_name)))
+        if container and entry_type == "article":
+            fields.append(("journal", container))
+        elif container and entry_type in ("inproceedings", "incollection"):
+            fields.append(("booktitle", container))
+        elif container and entry_type == "misc":  # a preprint server: "arXiv"
+            fields.append(("howpublished", container))
+        if venue and venue.short_name != publication.container_name:
+            fields.append(("abbr", latex_escape(venue.short_name)))  # al-folio's venue badge
         if publication.date:
             fields.append(("year", str(publication.date.year)))
             if publication.date.month:  # BibTeX's own month macros, which styles print
@@ -167,21 +230,36 @@ def to_bibtex(publications):
             ("number", latex_escape(publication.issue or publication.patent_number)),
             ("pages", latex_escape(format_pages(publication.pages, dash="--"))),
             ("publisher", latex_escape(publication.publisher_name)),
+            ("series", latex_escape(publication.series)),
+            ("address", latex_escape(publication.address)),
             ("doi", _bibtex_verbatim(publication.doi)),
-            ("issn", venue.issn if venue else ""),
+            ("issn", ", ".join(publication.issns)),
         ]
         if publication.arxiv_id:
             fields += [
                 ("eprint", _bibtex_verbatim(publication.arxiv_id)),
                 ("archiveprefix", "arXiv"),
             ]
-        if publication.kind == Kind.PATENT:
-            fields.append(("note", latex_escape(publication.display_title)))
+        fields.append(("note", latex_escape(_notes(publication, authors))))
         if publication.award:
-            fields.append(("note", latex_escape(publication.award)))
-        url = publication.pdf_url or publication.project_url
-        if is_web_url(url):
-            fields.append(("url", _bibtex_verbatim(url)))
+            fields.append(("award_name", latex_escape(publication.award)))
+        if is_web_url(publication.url):  # the PDF and the project page have fields of their own
+            fields.append(("url", _bibtex_verbatim(publication.url)))
+        if is_web_url(publication.pdf_url):
+            fields.append(("pdf", _bibtex_verbatim(publication.pdf_url)))
+        for name, attribute in _ALFOLIO_LINKS:
+            if is_web_url(getattr(publication, attribute)):
+                fields.append((name, _bibtex_verbatim(getattr(publication, attribute))))
+        other = _ALFOLIO_OTHER.get(publication.other_label)
+        if other and is_web_url(publication.other_url):
+            fields.append((other, _bibtex_verbatim(publication.other_url)))
+        if publication.abstract:
+            fields.append(("abstract", latex_escape(publication.abstract)))
+        if publication.is_selected:
+            fields.append(("selected", "true"))
+        for name, value in sorted((publication.source_fields or {}).items()):
+            if _FIELD_NAME.match(name) and isinstance(value, str):
+                fields.append((name, latex_escape(value)))  # kept from the source, given back
         entry_fields, used = [], set()
         for name, value in fields:
             if value and name not in used:
@@ -217,8 +295,10 @@ def to_ris(publications):
         tags = [("TY", RIS_TYPES.get(publication.kind, "GEN")), ("ID", key)]
         tags += [("AU", _name(n)) for n in authors.authors()]
         tags.append(("TI", publication.display_title))
+        if publication.container_name:
+            tags.append(("T2", publication.container_name))
         if venue:
-            tags += [("T2", venue.full_name), ("J2", venue.short_name)]
+            tags.append(("J2", venue.short_name))
         if publication.date:
             tags += [("PY", str(publication.date.year)), ("DA", _ris_date(publication.date))]
         tags += [
@@ -227,15 +307,20 @@ def to_ris(publications):
             ("SP", publication.first_page),
             ("EP", publication.last_page),
             ("PB", publication.publisher_name),
+            ("CY", publication.address),
+            ("T3", publication.series),
             ("DO", publication.doi),
             # where Zotero's RIS reader looks: SN is a patent's number, a journal's ISSN
             # (and an ISBN for anything else, so no conference's ISSN goes there); C3 a
             # patent's country
             ("SN", _ris_serial_number(publication)),
             ("C3", publication.patent_jurisdiction if publication.kind == Kind.PATENT else ""),
-            ("UR", publication.doi_url or publication.pdf_url or publication.arxiv_url),
+            ("UR", publication.url or publication.doi_url or publication.arxiv_url),
+            ("L1", publication.pdf_url),
             ("AB", publication.abstract),
             ("N1", publication.award),
+            # RIS has no role or "et al." of its own: a note says both
+            ("N1", _notes(publication, authors, incomplete=True)),
         ]
         lines += [f"{tag}  - {_ris_value(value)}" for tag, value in tags if _ris_value(value)]
         lines += ["ER  - ", ""]
@@ -245,8 +330,9 @@ def to_ris(publications):
 def _ris_serial_number(publication):
     if publication.kind == Kind.PATENT:
         return publication.patent_number
-    venue = publication.venue
-    return venue.issn if venue and venue.is_journal and publication.kind == Kind.JOURNAL else ""
+    if publication.kind != Kind.JOURNAL:
+        return ""
+    return ", ".join(publication.issns)
 
 
 def _ris_date(date):
@@ -268,14 +354,14 @@ def to_csl_json(publications):
                 for n in authors.authors()
             ],
         }
-        if authors.has_unlisted:  # BibTeX's "and others", which APA prints "& others"
-            item["author"].append({"literal": "others"})
         if publication.date:
             d = publication.date
             item["issued"] = {"date-parts": [[p for p in (d.year, d.month, d.day) if p]]}
         optional = {
-            "container-title": venue.full_name if venue else "",
+            "container-title": publication.container_name,
             "container-title-short": venue.short_name if venue else "",
+            "collection-title": publication.series,
+            "publisher-place": publication.address,
             "volume": publication.volume,
             "issue": publication.issue,
             "page": publication.pages,
@@ -283,15 +369,21 @@ def to_csl_json(publications):
             # "10,613,992" is one number; citeproc reads commas as a list ("Patent Nos.")
             "number": re.sub(r"(?<=\d),(?=\d{3}\b)", "", publication.patent_number),
             "DOI": publication.doi,
-            "ISSN": venue.issn if venue else "",
-            "URL": publication.doi_url or publication.pdf_url or publication.arxiv_url,
+            "ISSN": ", ".join(publication.issns),
+            "URL": publication.url or publication.doi_url or publication.arxiv_url,
             "abstract": publication.abstract,
-            "note": publication.award,
+            # CSL has no role and no "et al." flag: the note says both, and no author is
+            # invented for the missing names (APA would print "& others")
+            "note": " ".join(
+                p for p in (publication.award, _notes(publication, authors, incomplete=True)) if p
+            ),
         }
-        if publication.arxiv_id:  # as citeproc styles cite a preprint: "arXiv:2407.00079"
+        if publication.arxiv_id and publication.kind == Kind.PREPRINT:
+            # as styles cite a preprint: its server as publisher, its id as the number; a
+            # published paper's arXiv id is no article number of its journal
             optional["number"] = optional["number"] or f"arXiv:{publication.arxiv_id}"
-            if not venue:
-                optional["container-title"] = "arXiv"
+            optional["publisher"] = venue.full_name if venue else "arXiv"
+            optional["container-title"] = ""
         item.update({k: v for k, v in optional.items() if v})
         items.append(item)
     return json.dumps(items, ensure_ascii=False, indent=2)

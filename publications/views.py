@@ -16,10 +16,11 @@ from django.views.generic import DetailView, ListView
 
 from core.documents import serve_pdf
 from core.partial_dates import years
+from core.weblinks import is_web_url
 from people.models import LabSettings, Person
 from publications import listing, roles
 from publications.authors import DETAIL, FEED, LIST, PROFILE, author_list, merge_legends
-from publications.exports import FORMATS, to_bibtex
+from publications.exports import FORMATS, roles_note, to_bibtex
 from publications.models import Publication, Venue
 from publications.profile import ProfilePapers
 
@@ -133,6 +134,8 @@ class PublicationDetailView(DetailView):
             json_ld=mark_safe(json_ld(_scholarly_article(self.request, publication, authors))),
             pdf_url=self.request.build_absolute_uri(publication.hosted_pdf_url)
             if publication.pdf_file
+            else publication.pdf_url
+            if is_web_url(publication.pdf_url)
             else "",
         )
         return context
@@ -190,9 +193,9 @@ def _scholarly_article(request, publication, authors):
         # A journal is a Periodical; proceedings (conference, workshop, preprint server)
         # are the volume the paper is printed in, not the event itself.
         data["isPartOf"] = {"@type": "Periodical" if venue.is_journal else "Book"}
-        data["isPartOf"]["name"] = venue.full_name
-        if venue.issns():
-            data["isPartOf"]["issn"] = venue.issns()
+        data["isPartOf"]["name"] = publication.container_name
+        if publication.issns:
+            data["isPartOf"]["issn"] = publication.issns
     if publication.kind == Publication.Kind.PATENT and publication.patent_number:
         data["identifier"] = publication.display_title
     if publication.doi:
@@ -204,6 +207,8 @@ def _scholarly_article(request, publication, authors):
         }
     if publication.abstract:
         data["abstract"] = publication.abstract
+    if credit := roles_note(authors):  # schema.org has no authorship roles; this text says them
+        data["creditText"] = credit
     return data
 
 

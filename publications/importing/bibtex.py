@@ -82,6 +82,10 @@ _STATUS_OF_PUBSTATE = {
     "submitted": Publication.Status.PREPRINT,
     "prepublished": Publication.Status.PREPRINT,
 }
+# What labsite's own export adds to a note; the roles it states come in by author+an.
+_EXPORTED_NOTE = re.compile(
+    r"(?:Equal contribution|Corresponding authors?): [^.]*\.|The author list is incomplete\."
+)
 # A note longer than this, or on several lines, is a record's annotation (EndNote puts the
 # whole reference there), not a note to print with the paper: it is kept as a source field.
 _SHORT_NOTE = 200
@@ -114,7 +118,7 @@ def read_bibtex(text: str, label: str = "BibTeX file") -> list[Record]:
         if isinstance(block, DuplicateBlockKeyBlock):
             # Another work under a key already used: read, without the key (a re-used key
             # says nothing about the work; the same work twice is caught when planning).
-            record = bibtex_record(block.ignore_error_block, label, latex, markers)
+            record = bibtex_record(block.ignore_error_block, label, latex, markers, enclosed=True)
             record.label = f"{record.label} (line {line})"
             record.readings.append(f"its key “{block.key}” is used twice in this file: not kept")
             record.citation_key = ""
@@ -287,7 +291,7 @@ class _EntryReader:
         except ValueError:
             self.record.problems.append("the LaTeX in its title cannot be read")
             return ""
-        clean = split_tags(title, self.tags)
+        clean = split_tags(title, self.tags) or title  # a title that is all tag stays
         if clean != title:
             self.record.readings.append(
                 f"{', '.join(self.tags.found)} taken out of the title (see the note, status "
@@ -302,7 +306,7 @@ class _EntryReader:
         if has_markup(venue):
             venue = squash(markup_to_text(venue))
         found = len(self.tags.found)
-        venue = split_tags(venue, self.tags, brackets_only_known=True) if venue else ""
+        venue = (split_tags(venue, self.tags, brackets_only_known=True) or venue) if venue else ""
         if len(self.tags.found) > found:
             record.readings.append(
                 f"{', '.join(self.tags.found[found:])} taken out of the {name_field}"
@@ -442,10 +446,11 @@ class _EntryReader:
 
     def _notes_and_awards(self) -> None:
         record, tags = self.record, self.tags
-        note = self.text("note")
+        note = _EXPORTED_NOTE.sub("", self.text("note")).strip()
         if note and "\n" not in self.raw("note").strip() and len(note) <= _SHORT_NOTE:
-            if not tags.take(note, f"note “{note}”"):
-                tags.notes.append(note)
+            rest = split_tags(note, tags)  # "[Best Paper]", "(Oral)"
+            if rest and not tags.take(rest, f"note “{rest}”"):
+                tags.notes.append(rest)
         elif note:
             record.source_fields["note"] = self.text("note", one_line=False)
         award_name, award = self.text("award_name"), self.text("award", one_line=False)

@@ -15,7 +15,7 @@ def looks_like_doi(text: str) -> bool:
     return bool(_DOI_LIKE.match(text.strip()))
 
 
-def read_file_text(name: str, data: bytes) -> list[Record]:
+def read_file_text(name: str, data: bytes, kind: str = "") -> list[Record]:
     """Records from an uploaded or local file: BibTeX (.bib) or Crossref JSON (.json).
 
     The kind is taken from the content when the name does not say. Refuses files over the
@@ -30,7 +30,7 @@ def read_file_text(name: str, data: bytes) -> list[Record]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ImportProblem(f"{name} is not UTF-8 text.") from None
-    suffix = Path(name).suffix.lower()
+    suffix = f".{kind}" if kind else Path(name).suffix.lower()
     if suffix == ".json" or (suffix != ".bib" and text.lstrip().startswith("{")):
         return read_crossref_json(text, name)
     return read_bibtex(text, name)

@@ -113,4 +113,4 @@ def split_tags(text: str, tags: Tags, *, brackets_only_known: bool = False) -> s
             if known:
                 text = (text[: match.start()] + " " + text[match.end() :]).strip()
         if text == before or not text:
-            return text if text else before
+            return text

@@ -96,7 +96,7 @@ def test_unreadable_upload_is_a_form_error_not_a_500(admin_client, name, content
 def test_empty_form_asks_for_a_source(admin_client):
     response = admin_client.post(URL, {})
 
-    assert "Paste DOIs, choose a file, or pick a member" in response.content.decode()
+    assert "Paste DOIs or BibTeX, choose a file, or pick a member" in response.content.decode()
 
 
 def test_pasted_dois_are_looked_up_and_failures_listed(admin_client, monkeypatch):

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from publications import importing
 from publications.importing import ImportProblem, latex
-from publications.importing.latex import LatexDecoder
 from publications.importing.files import read_file_text
+from publications.importing.latex import LatexDecoder
 from publications.models import Publication
 
 pytestmark = pytest.mark.django_db

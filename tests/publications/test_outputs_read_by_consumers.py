@@ -50,7 +50,10 @@ def test_csl_json_renders_in_apa_with_incomplete_lists_patents_and_preprints_as_
     for slug, paper in lab["papers"].items():
         reference = references[by_title[paper.display_title]]
         if slug in lab["incomplete"]:
-            assert "& others" in reference, reference  # APA's way of saying "et al."
+            # no author named "others" (APA printed "& others"); the note says it is incomplete
+            assert "others" not in reference, reference
+            item = next(i for i in items if i["title"] == paper.display_title)
+            assert "The author list is incomplete." in item["note"]
         if paper.kind == Kind.PATENT:
             number = paper.patent_number.replace(",", "")
             assert f"(Patent No. {number})" in reference, reference
