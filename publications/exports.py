@@ -30,6 +30,7 @@ BIBTEX_TYPES = {
     Kind.CHAPTER: "incollection",
     Kind.BOOK: "book",
     Kind.REPORT: "techreport",
+    Kind.PATENT: "patent",  # biblatex's type; BibTeX styles print it as @misc
 }
 RIS_TYPES = {
     Kind.CONFERENCE: "CPAPER",
@@ -149,8 +150,6 @@ def _notes(publication, authors, *, incomplete=False):
     """The note an export carries: the paper's note, its roles, and, for formats that cannot
     mark an incomplete author list otherwise, that it is incomplete."""
     parts = [publication.note.rstrip(".") + "." if publication.note else ""]
-    if publication.kind == Kind.PATENT:
-        parts.insert(0, publication.display_title + ".")
     parts.append(roles_note(authors))
     if incomplete and authors.has_unlisted:
         parts.append(INCOMPLETE)
@@ -192,7 +191,7 @@ def to_bibtex(publications):
         ]
         if authors.has_unlisted:
             names.append("others")  # BibTeX's own "et al."
-        fields = [("title", _title(publication.display_title)), ("author", " and ".join(names))]
+        fields = [("title", _title(publication.title)), ("author", " and ".join(names))]
         roles = _roles(authors)
         if roles:  # biblatex's data annotations, which styles can print as markers
             fields.append(
@@ -210,7 +209,7 @@ def to_bibtex(publications):
             fields.append(("booktitle", container))
         elif container and entry_type == "misc":  # a preprint server: "arXiv"
             fields.append(("howpublished", container))
-        if venue and venue.short_name != publication.container_name:
+        if venue:
             fields.append(("abbr", latex_escape(venue.short_name)))  # al-folio's venue badge
         if publication.date:
             fields.append(("year", str(publication.date.year)))
@@ -231,7 +230,15 @@ def to_bibtex(publications):
             ("pages", latex_escape(format_pages(publication.pages, dash="--"))),
             ("publisher", latex_escape(publication.publisher_name)),
             ("series", latex_escape(publication.series)),
-            ("address", latex_escape(publication.address)),
+            # biblatex's place of a patent is its jurisdiction
+            (
+                "location" if publication.kind == Kind.PATENT else "address",
+                latex_escape(
+                    publication.patent_jurisdiction
+                    if publication.kind == Kind.PATENT
+                    else publication.address
+                ),
+            ),
             ("doi", _bibtex_verbatim(publication.doi)),
             ("issn", ", ".join(publication.issns)),
         ]

@@ -2,6 +2,7 @@
 home (`bibtex_fields` says what each means), kept with the paper as a source field, or named
 in the preview as left out; every reading that was not plain said in the record."""
 
+import functools
 import logging
 import re
 from collections.abc import Callable
@@ -82,9 +83,10 @@ _STATUS_OF_PUBSTATE = {
     "submitted": Publication.Status.PREPRINT,
     "prepublished": Publication.Status.PREPRINT,
 }
-# What labsite's own export adds to a note; the roles it states come in by author+an.
+# What labsite's own export adds at the end of a note; the roles it states come in by
+# author+an, and "and others" says the list is incomplete.
 _EXPORTED_NOTE = re.compile(
-    r"(?:Equal contribution|Corresponding authors?): [^.]*\.|The author list is incomplete\."
+    r"\s*(?:(?:Equal contribution|Corresponding authors?): .*|The author list is incomplete\.)$"
 )
 # A note longer than this, or on several lines, is a record's annotation (EndNote puts the
 # whole reference there), not a note to print with the paper: it is kept as a source field.
@@ -111,27 +113,26 @@ def read_bibtex(text: str, label: str = "BibTeX file") -> list[Record]:
     found: list[tuple[int, Record]] = []
     for block in library.failed_blocks:
         line = (block.start_line or 0) + 1
-        if isinstance(block, DuplicateFieldKeyBlock):
-            entry = block.ignore_error_block
+        entry = block.ignore_error_block
+        if isinstance(block, DuplicateFieldKeyBlock) and isinstance(entry, Entry):
             found.append((line, bibtex_record(entry, label, latex, markers, enclosed=True)))
             continue
-        if isinstance(block, DuplicateBlockKeyBlock):
+        if isinstance(block, DuplicateBlockKeyBlock) and isinstance(entry, Entry):
             # Another work under a key already used: read, without the key (a re-used key
             # says nothing about the work; the same work twice is caught when planning).
-            record = bibtex_record(block.ignore_error_block, label, latex, markers, enclosed=True)
+            record = bibtex_record(entry, label, latex, markers, enclosed=True)
             record.label = f"{record.label} (line {line})"
             record.readings.append(f"its key “{block.key}” is used twice in this file: not kept")
             record.citation_key = ""
             found.append((line, record))
             continue
-        else:
-            key_match = _ENTRY_KEY.search(block.raw or "")
-            key = key_match[1] if key_match else ""
-            problem = "cannot be read as BibTeX: check its braces, quotes and commas"
+        key_match = _ENTRY_KEY.search(block.raw or "")
+        key = key_match[1] if key_match else ""
+        problem = "cannot be read as BibTeX: check its braces, quotes and commas"
         where = f"entry “{key}” (line {line})" if key else f"line {line}"
         found.append((line, Record(label=f"{label}, {where}", problems=[problem])))
-    for entry in library.entries:
-        found.append(((entry.start_line or 0) + 1, bibtex_record(entry, label, latex, markers)))
+    for read in library.entries:
+        found.append(((read.start_line or 0) + 1, bibtex_record(read, label, latex, markers)))
     if not found:
         raise ImportProblem(f"{label} holds no BibTeX entries.")
     return [record for _line, record in sorted(found, key=lambda item: item[0])]
@@ -160,11 +161,11 @@ def bibtex_record(
         given.setdefault(item.key.lower(), []).append((value, (item.start_line or 0) + 1))
     first = {name: values[0][0] for name, values in given.items()}
     record = _EntryReader(entry, label, latex, markers).read(first)
-    base = record.to_json()
-    for name, values in given.items():
+    twice = {name: values for name, values in given.items() if len(values) > 1}
+    base = record.to_json() if twice else {}
+    for name, values in twice.items():
         if len({squash(v) for v, _ in values}) == 1:
-            if len(values) > 1:
-                record.readings.append(f"“{name}” is given {len(values)} times, the same each time")
+            record.readings.append(f"“{name}” is given {len(values)} times, the same each time")
             continue
         options = []
         for value, _line in values:
@@ -179,6 +180,17 @@ def bibtex_record(
         record.problems.append(problem)
         record.choices.append({"field": name, "problem": problem, "options": options})
     return record
+
+
+@functools.lru_cache(maxsize=20_000)  # a lab's names recur on most entries of a file
+def _name_parts(name: str) -> tuple[str, str]:
+    """(given, family) as BibTeX splits a name, before LaTeX is decoded, so braces still
+    protect "{Barnes and Noble}"."""
+    parts = parse_single_name_into_parts(name, strict=False)
+    family = " ".join([*parts.von, *parts.last])
+    if parts.jr:
+        family = f"{family}, {' '.join(parts.jr)}"
+    return " ".join(parts.first), family
 
 
 def _unenclosed(value: str) -> str:
@@ -215,18 +227,25 @@ class _EntryReader:
         record.title = self._title()
         self._venue()
         record.volume = self._number("volume")
-        record.issue = self._number("number") if record.kind != Kind.PATENT else ""
+        if record.kind == Kind.PATENT:  # biblatex: the number, and its place as location
+            record.patent_number = self._number("number")
+            place = self.text("address") or self.text("location")
+            if re.fullmatch(r"[A-Za-z]{2,20}", place):
+                record.patent_jurisdiction = place.upper()
+        else:
+            record.issue = self._number("number")
         record.pages = page_range(self._number("pages"))
         record.publisher = self.text("publisher")
-        for name in ("organization", "institution", "school"):
-            if self.text(name) and not record.publisher:
-                record.publisher = self.text(name)
+        for name in [n for n in ("organization", "institution", "school") if n in self.fields]:
+            text = self.text(name)
+            if text and not record.publisher:
+                record.publisher = text
                 record.readings.append(f"“{name}” read as the publisher")
-            elif self.text(name):
-                record.source_fields[name] = self.text(name)
+            elif text:
+                record.source_fields[name] = text
         record.abstract = self.text("abstract", one_line=False)
         record.series = self.text("series")
-        record.address = self.text("address")
+        record.address = self.text("address") if record.kind != Kind.PATENT else ""
         record.issns = fields_of.issns_in(self.raw("issn"))
         self._identifiers()
         self._links()
@@ -241,7 +260,8 @@ class _EntryReader:
     # -- values ----------------------------------------------------------------------------
 
     def raw(self, name: str) -> str:
-        return self.fields.get(name, "").strip()
+        value = self.fields.get(name)
+        return value.strip() if value else ""
 
     def text(self, name: str, *, one_line: bool = True) -> str:
         """The field's text, LaTeX decoded; white space folded unless not `one_line`."""
@@ -359,7 +379,7 @@ class _EntryReader:
     def _links(self) -> None:
         record = self.record
         for name, home in fields_of.LINK_HOMES.items():
-            value = self.raw(name)
+            value = self.raw(name) if name in self.fields else ""
             if not value:
                 continue
             if not is_web_url(value):
@@ -446,7 +466,9 @@ class _EntryReader:
 
     def _notes_and_awards(self) -> None:
         record, tags = self.record, self.tags
-        note = _EXPORTED_NOTE.sub("", self.text("note")).strip()
+        note = self.text("note")
+        if self.raw("author+an"):  # labsite's (or biblatex's) roles: the sentence repeats them
+            note = _EXPORTED_NOTE.sub("", note).strip()
         if note and "\n" not in self.raw("note").strip() and len(note) <= _SHORT_NOTE:
             rest = split_tags(note, tags)  # "[Best Paper]", "(Oral)"
             if rest and not tags.take(rest, f"note “{rest}”"):
@@ -486,7 +508,7 @@ class _EntryReader:
             roles = annotations.get(position, set())
             author.is_equal_contribution = "equal" in roles
             author.is_corresponding = "corresponding" in roles
-            for marker in dict.fromkeys(marked.markers):
+            for marker in dict.fromkeys(marked.markers) if marked.markers else ():
                 role = self.markers.get(marker)
                 if role:
                     setattr(author, role, True)
@@ -500,15 +522,14 @@ class _EntryReader:
             record.authors.append(author)
 
     def _author(self, name: str) -> AuthorRecord:
-        # Names are split before LaTeX is decoded, so braces still protect "{Barnes and Noble}".
-        parts = parse_single_name_into_parts(name, strict=False)
-        given = " ".join(parts.first)
-        family = " ".join([*parts.von, *parts.last])
-        if parts.jr:
-            family = f"{family}, {' '.join(parts.jr)}"
+        known = self.latex.names.get(name)
+        if known is not None:
+            return AuthorRecord(given=known[0], family=known[1])
+        given, family = _name_parts(name)
         try:
             decode: Callable[[str], str] = self.latex.decode
-            return AuthorRecord(given=squash(decode(given)), family=squash(decode(family)))
+            known = self.latex.names[name] = (squash(decode(given)), squash(decode(family)))
+            return AuthorRecord(given=known[0], family=known[1])
         except ValueError:
             self.record.problems.append("the LaTeX in its author names cannot be read")
             return AuthorRecord(family=squash(name))

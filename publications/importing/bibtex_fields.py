@@ -2,8 +2,9 @@
 misspelt names, placeholders, months in every spelling, DOIs given as links, and the
 markers people put on author names."""
 
+import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Misspelt or non-standard names of standard fields, read as the field they stand for.
 ALIASES = {
@@ -148,14 +149,15 @@ _UNLISTED = re.compile(
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class MarkedName:
     name: str  # the name without its markers
-    markers: list = field(default_factory=list)  # in order, "*" for "∗", "\dagger" as "†"
+    markers: tuple = ()  # in order, "*" for "∗", "\dagger" as "†"
     unlisted: bool = False  # "{76 more}", "others", "et al."
     more: int | None = None  # how many, when said
 
 
+@functools.lru_cache(maxsize=20_000)  # a lab's names recur on most entries of a file
 def read_marked_name(raw: str) -> MarkedName:
     """One author as written ("Einstein*†, A.", "*Pang, Ce", "Ma\\textsuperscript{*}, T",
     "{76 more}") into the name and its markers."""
@@ -177,7 +179,7 @@ def read_marked_name(raw: str) -> MarkedName:
         text = text.replace(char, "")
     text = re.sub(r"\$\s*\$", "", text)
     name = " ".join(text.split()).strip(" ,")
-    return MarkedName(name, [_SAME_MARKER.get(m, m) for m in markers])
+    return MarkedName(name, tuple(_SAME_MARKER.get(m, m) for m in markers))
 
 
 _ANNOTATION_ITEM = re.compile(r"^\s*(\d+)\s*=\s*(.+?)\s*$")

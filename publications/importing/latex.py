@@ -37,10 +37,13 @@ class LatexDecoder:
     def __init__(self, budget: int | None = None) -> None:
         self.budget = MAX_LATEX_CHARS if budget is None else budget
         self.cache: dict[str, str] = {}
+        self.names: dict[str, tuple[str, str]] = {}  # a name as written → (given, family)
 
     def decode(self, value: str) -> str:
         """The text of `value`; ValueError when its LaTeX cannot be read."""
         if not _NEEDS_PYLATEXENC.search(value):
+            if "{" not in value and "}" not in value and "\\" not in value:
+                return value  # plain text, as most abstracts and names are
             return _BRACES_AND_SYMBOLS.sub(lambda match: match[1] or "", value)
         if value in self.cache:
             return self.cache[value]

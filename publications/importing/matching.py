@@ -71,11 +71,16 @@ class PeopleIndex:
             author.person = None
 
 
-def work_keys(doi: str, arxiv_id: str, title: str, year: int | None) -> list[WorkKey]:
-    """The keys a work is recognised by, strongest first: DOI, arXiv id, title and year."""
+def work_keys(
+    doi: str, arxiv_id: str, title: str, year: int | None, patent: str = ""
+) -> list[WorkKey]:
+    """The keys a work is recognised by, strongest first: DOI, arXiv id, a patent's number,
+    title and year."""
     keys: list[WorkKey] = [("doi", doi)] if doi else []
     if arxiv_id:
         keys.append(("arxiv", arxiv_id))
+    if patent:
+        keys.append(("patent", patent))
     if title:
         keys.append(("title", title_key(title), year))
     return keys
@@ -83,7 +88,8 @@ def work_keys(doi: str, arxiv_id: str, title: str, year: int | None) -> list[Wor
 
 def record_keys(record: Record) -> list[WorkKey]:
     year = record.date.year if record.date else None
-    keys = work_keys(record.doi, record.arxiv_id, record.title, year)
+    patent = record.patent_number if record.kind == Kind.PATENT else ""
+    keys = work_keys(record.doi, record.arxiv_id, record.title, year, patent)
     return keys or [("title", "", year)]
 
 
@@ -92,12 +98,22 @@ class WorkIndex:
     their authors: a few indexed queries, however many publications the lab has."""
 
     def __init__(self, records: list[Record]) -> None:
-        wanted: dict[str, set[str]] = {"doi": set(), "arxiv": set(), "title": set()}
+        wanted: dict[str, set[str]] = {
+            "doi": set(),
+            "arxiv": set(),
+            "patent": set(),
+            "title": set(),
+        }
         for record in records:
             for key in record_keys(record):
                 if key[1]:
                     wanted[key[0]].add(key[1])
-        columns = {"doi": "doi", "arxiv": "arxiv_id", "title": "title_key"}
+        columns = {
+            "doi": "doi",
+            "arxiv": "arxiv_id",
+            "patent": "patent_number",
+            "title": "title_key",
+        }
         found: dict[int, Publication] = {}
         authors = Prefetch("authorships", queryset=Authorship.objects.order_by("position"))
         for kind, values in wanted.items():
@@ -109,8 +125,9 @@ class WorkIndex:
                     found.setdefault(publication.pk, publication)
         self.by_key: dict[WorkKey, Publication] = {}
         for publication in sorted(found.values(), key=lambda p: p.pk):
+            patent = publication.patent_number if publication.kind == Kind.PATENT else ""
             keys = work_keys(
-                publication.doi, publication.arxiv_id, publication.title, publication.year
+                publication.doi, publication.arxiv_id, publication.title, publication.year, patent
             )
             for key in keys:
                 self.by_key.setdefault(key, publication)
@@ -203,7 +220,7 @@ class VenueIndex:
         acronym = next(iter(_acronyms(record.venue_name)), "")
         name = series_name(record.venue_name)
         short = record.venue_short or acronym or name
-        if not short or len(short) > Venue._meta.get_field("short_name").max_length:
+        if not short or len(short) > (Venue._meta.get_field("short_name").max_length or 0):
             return None
         venue = Venue(
             short_name=short,

@@ -61,6 +61,8 @@ FIELD_RULES = {
     "other_url": FILL,
     "award": FILL,
     "is_selected": FILL,
+    "patent_number": FILL,
+    "patent_jurisdiction": FILL,
     "bibtex_key": FILL,
 }
 GROUPS = {

@@ -67,6 +67,8 @@ class Record:
     issue: str = ""
     pages: str = ""
     publisher: str = ""
+    patent_number: str = ""
+    patent_jurisdiction: str = ""
     doi: str = ""
     arxiv_id: str = ""
     url: str = ""  # the paper's page (a PDF link goes to pdf_url)
@@ -197,7 +199,7 @@ MAX_AUTHORS = 10_000
 def check(record: Record) -> None:
     """The problems every source shares: a work needs a title and a named author, and an
     author list a page can hold."""
-    if not record.title:
+    if not record.title and not (record.kind == Kind.PATENT and record.patent_number):
         record.problems.append("it has no title")
     if not any(not a.is_unlisted for a in record.authors):
         record.problems.append("it lists no authors")

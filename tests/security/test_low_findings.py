@@ -34,7 +34,7 @@ def test_bibtex_export_values_cannot_close_their_field_or_run_macros():
     (entry,) = library.entries
     assert "note" not in entry.fields_dict
     assert "\\input" not in entry["doi"] and "{" not in entry["doi"]
-    assert entry["url"] == "https://x.org/a%7Db.pdf"
+    assert entry["pdf"] == "https://x.org/a%7Db.pdf"  # al-folio's field for the PDF
 
 
 def test_ris_values_cannot_forge_a_second_record():
