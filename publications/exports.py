@@ -191,7 +191,7 @@ def to_bibtex(publications):
         ]
         if authors.has_unlisted:
             names.append("others")  # BibTeX's own "et al."
-        fields = [("title", _title(publication.title)), ("author", " and ".join(names))]
+        fields = [("title", _title(publication.display_title)), ("author", " and ".join(names))]
         roles = _roles(authors)
         if roles:  # biblatex's data annotations, which styles can print as markers
             fields.append(

@@ -232,6 +232,9 @@ class _EntryReader:
             place = self.text("address") or self.text("location")
             if re.fullmatch(r"[A-Za-z]{2,20}", place):
                 record.patent_jurisdiction = place.upper()
+            number = f"{record.patent_jurisdiction} Patent {record.patent_number}".strip()
+            if record.patent_number and record.title == number:
+                record.title = ""  # the number told as a title (a patent without one)
         else:
             record.issue = self._number("number")
         record.pages = page_range(self._number("pages"))

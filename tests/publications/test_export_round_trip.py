@@ -87,7 +87,7 @@ def test_ris_and_csl_carry_roles_and_an_incomplete_list_without_an_author_named_
     records = {r["title"]: r for r in rispy.loads(to_ris(Publication.objects.for_listing()))}
     items = json.loads(client.get("/publications/export.json").content)
     by_title = {i["title"]: i for i in items}
-    references = _apa(items)
+    references = {style: _apa(items, style) for style in ("apa", "ieee")}
     for title in with_roles:
         assert any(
             "Equal contribution" in n or "Corresponding" in n for n in records[title]["notes"]
@@ -99,4 +99,5 @@ def test_ris_and_csl_carry_roles_and_an_incomplete_list_without_an_author_named_
     for title in incomplete:
         assert "The author list is incomplete." in records[title]["notes"][-1]
         assert all(a.get("literal") != "others" for a in by_title[title]["author"])
-        assert "others" not in references[by_title[title]["id"].lower()]
+        for style in ("apa", "ieee"):
+            assert "others" not in references[style][by_title[title]["id"].lower()], style

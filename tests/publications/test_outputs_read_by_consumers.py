@@ -31,9 +31,10 @@ def lab(demo, client):
     return {"papers": papers, "incomplete": incomplete, "client": client}
 
 
-def _apa(items):
-    """{id: the APA reference citeproc-py prints} for CSL-JSON items."""
-    style = CitationStylesStyle(get_style_filepath("apa"), validate=False)
+def _apa(items, style_name="apa"):
+    """{id: the reference citeproc-py prints in the style (APA unless named)} for CSL-JSON
+    items."""
+    style = CitationStylesStyle(get_style_filepath(style_name), validate=False)
     bibliography = CitationStylesBibliography(style, CiteProcJSON(items), citeproc_formatter.plain)
     for item in items:
         bibliography.register(Citation([CitationItem(item["id"])]))
