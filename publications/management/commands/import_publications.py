@@ -116,6 +116,15 @@ class Command(BaseCommand):
             )
         if plan.new_venue is not None:
             self.stdout.write(f"           new venue: {plan.new_venue.short_name}")
+        # what the preview shows: readings, fields kept with the paper, files, what was left
+        for reading in record.readings:
+            self.stdout.write(f"           read: {reading}")
+        if record.source_fields:
+            self.stdout.write(f"           kept with the paper: {', '.join(record.source_fields)}")
+        for name in record.files:
+            self.stdout.write(f"           file to upload: {name}")
+        for dropped in record.dropped:
+            self.stdout.write(f"           left out: {dropped}")
         for author in plan.ambiguous:
             names = " or ".join(p.name for p in author.candidates)
             self.stdout.write(
