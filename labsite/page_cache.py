@@ -7,6 +7,9 @@ version moves every worker builds and serves a fresh page, and the old entries a
 A stored page carries its gzip form and its ETag, made once when it is stored: a visitor
 gets the compressed page, or "304 Not Modified" when they already have it.
 
+A page is stored under the query its view reads (the view's `query_parameters`), so no visitor can make a page be built and stored again by adding to its address: a
+request naming any other parameter is sent, permanently, to the address without it.
+
 Editors are never served from the cache (a session cookie bypasses it), nor is the admin,
 the account pages, the health check, a page holding a CSRF token, or anything but a plain
 200 answer that sets no cookie.
@@ -21,11 +24,15 @@ import hashlib
 import logging
 import re
 import time
+from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.handlers.wsgi import get_path_info
 from django.db import transaction
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
+from django.urls import Resolver404, resolve
+from django.utils import translation
 
 from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.outages import CacheUnavailable
@@ -108,6 +115,9 @@ class PublicPageCacheMiddleware:
         if not (self.enabled and may_serve_from_cache(request.META)):
             return self.get_response(request)
         request.get_host()  # a host the site does not serve is refused (400), never stored
+        query, foreign = canonical_query(request.META)
+        if foreign:  # a parameter the page does not read: its own address, built once
+            return HttpResponsePermanentRedirect(request.path + (f"?{query}" if query else ""))
         key, page = _stored_page(request.META)
         if page is not None:
             return _django_answer(request.META, page, "hit")
@@ -136,7 +146,7 @@ class CachedPagesApp:
         self.enabled = settings.PAGE_CACHE
 
     def __call__(self, environ, start_response):
-        if self.enabled and may_serve_from_cache(environ):
+        if self.enabled and may_serve_from_cache(environ) and not canonical_query(environ)[1]:
             page = _stored_page(environ)[1]
             if page is not None:
                 status, headers, body = _answer(environ, page, "hit")
@@ -189,9 +199,39 @@ def _bypass_cookies():
     return (settings.SESSION_COOKIE_NAME, "messages")
 
 
+def read_parameters(path):
+    """The query parameters the view at `path` reads (its `query_parameters`, none unless it
+    says), or None when no page is there. The path's language prefix is resolved in its
+    language, as LocaleMiddleware (which runs after the cache) will."""
+    language = translation.get_language_from_path(path) or settings.LANGUAGE_CODE
+    try:
+        with translation.override(language):
+            match = resolve(path)
+    except Resolver404:
+        return None
+    view = getattr(match.func, "view_class", match.func)
+    return frozenset(getattr(view, "query_parameters", ()))
+
+
+def canonical_query(meta):
+    """(the query a request's page is stored under: the parameters its view reads, as
+    given; whether the request names any other). A query on an address with no
+    page is left as it is: nothing is stored there."""
+    query = meta.get("QUERY_STRING", "")
+    if not query:
+        return "", False
+    known = read_parameters(get_path_info(meta))
+    if known is None:
+        return query, False
+    pairs = parse_qsl(query, keep_blank_values=True)
+    # in the order given: a page's links (language alternates, pages) repeat its query
+    kept = [(name, value) for name, value in pairs if name in known]
+    return urlencode(kept), any(name not in known for name, _value in pairs)
+
+
 def page_key(meta, version):
-    """The cache key of the page a request asks for, read from its WSGI environ as the
-    client sent it (scheme as Django tells it, host, path and query)."""
+    """The cache key of the page a request asks for, read from its WSGI environ (scheme as
+    Django tells it, host, path, and the query its view reads)."""
     header = settings.SECURE_PROXY_SSL_HEADER
     if header and header[0] in meta:
         scheme = "https" if meta[header[0]].split(",")[0].strip() == header[1] else "http"
@@ -199,7 +239,7 @@ def page_key(meta, version):
         scheme = meta.get("wsgi.url_scheme", "http")
     host = meta.get("HTTP_HOST") or meta.get("SERVER_NAME", "")
     path = meta.get("SCRIPT_NAME", "") + meta.get("PATH_INFO", "")
-    return f"labsite:page:{version}:{scheme}:{host}:{path}?{meta.get('QUERY_STRING', '')}"
+    return f"labsite:page:{version}:{scheme}:{host}:{path}?{canonical_query(meta)[0]}"
 
 
 def _storable(response):

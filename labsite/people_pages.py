@@ -90,6 +90,7 @@ class ProfileView(DetailView):
 
     template_name = "people/profile.html"
     context_object_name = "person"
+    query_parameters = ProfilePapers.PARAMETERS  # what the page cache keys on
 
     def get_queryset(self):
         return Person.objects.published().with_rows_in(

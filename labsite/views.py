@@ -53,6 +53,7 @@ class NewsView(ListView):
     template_name = "labsite/news.html"
     context_object_name = "news"
     paginate_by = 30
+    query_parameters = ("page",)  # what the page cache keys on
 
     def get_queryset(self):
         return NewsItem.objects.published().select_related("person")

@@ -18,6 +18,8 @@ from publications.models import Publication
 class ProfilePapers:
     """A member's papers as the profile shows them: filtered entries, figures, patents."""
 
+    PARAMETERS = ("kind", "role")  # the query parameters `build` reads
+
     entries: list  # publications.listing.Entry, after the kind and role filters
     legend: list
     figures: figures.Figures

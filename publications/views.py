@@ -95,6 +95,7 @@ class PublicationListView(ListView):
 
     template_name = "publications/list.html"
     paginate_by = 50
+    query_parameters = (*PublicationFilter.base_fields, "page")  # what the page cache keys on
 
     def get_queryset(self):
         publications, self.filter_form = filtered_publications(self.request.GET)
@@ -228,6 +229,9 @@ def export_list(request, fmt):
     return _export_response(publications.for_listing(), fmt, "publications")
 
 
+export_list.query_parameters = tuple(PublicationFilter.base_fields)
+
+
 def export_one(request, slug, fmt):
     publication = get_object_or_404(Publication.objects.public().for_listing(), slug=slug)
     return _export_response([publication], fmt, slug)
@@ -245,6 +249,9 @@ def export_person(request, slug, fmt):
         publications = publications.filter(pk__in=shown)
     publications = publications.for_listing()
     return _export_response(publications, fmt, slug)
+
+
+export_person.query_parameters = ProfilePapers.PARAMETERS
 
 
 class LatestPublicationsFeed(Feed):

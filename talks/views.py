@@ -94,6 +94,7 @@ class TalkListView(_FilteredListView):
     template_name = "talks/list.html"
     context_object_name = "talks"
     filter_class = TalkFilter
+    query_parameters = (*TalkFilter.base_fields, "page")  # what the page cache keys on
 
 
 class TalkDetailView(DetailView):
@@ -112,3 +113,4 @@ class AwardListView(_FilteredListView):
     template_name = "talks/awards.html"
     context_object_name = "awards"
     filter_class = AwardFilter
+    query_parameters = (*AwardFilter.base_fields, "page")

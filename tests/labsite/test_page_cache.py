@@ -196,11 +196,11 @@ def wsgi_application():
         signal.connect(close_old_connections)
 
 
-def _wsgi_get(application, path, **headers):
+def _wsgi_get(application, path, query="", **headers):
     environ = {
         "REQUEST_METHOD": "GET",
         "PATH_INFO": path,
-        "QUERY_STRING": "",
+        "QUERY_STRING": query,
         "SERVER_NAME": "testserver",
         "SERVER_PORT": "80",
         "HTTP_HOST": "testserver",
@@ -326,3 +326,44 @@ def test_while_the_cache_does_not_answer_a_change_is_refused_and_nothing_written
     # A sign-out waits too: the session's copy in the cache would outlive it.
     assert admin_client.post("/admin/logout/").status_code == 503
     assert admin_client.get(url).status_code == 200  # nothing ended: still signed in
+
+
+def _stored_pages():
+    from django.core.cache import cache
+
+    return sum(":page:" in key for key in cache._cache)  # the local-memory cache's own keys
+
+
+@pytest.mark.parametrize("url", ["/publications/export.bib", PROFILE, "/zh-hans/people/teng-ma/"])
+def test_unknown_query_parameters_make_no_new_build_and_no_stored_page(client, person, url):
+    from django.core.signals import request_started
+
+    factories.authored(person, ["T Ma"], at=1, title="A Paper")
+    client.get(url)
+    stored = _stored_pages()
+    builds = []
+    request_started.connect(builds.append)  # every request is one; a built page also is
+    answers = [client.get(f"{url}?junk={n}&utm_source=x{n}") for n in range(100)]
+    request_started.disconnect(builds.append)
+
+    assert {a.status_code for a in answers} == {301}
+    assert {a["Location"] for a in answers} == {url}  # to the page's own address
+    assert all("X-Page-Cache" not in a for a in answers)  # nothing built, nothing stored
+    assert _stored_pages() == stored
+
+
+def test_a_known_parameter_is_kept_and_stored_once_whatever_follows_it(client, person):
+    factories.authored(person, ["T Ma"], at=1, kind="journal", title="A Journal Paper")
+
+    first = client.get("/publications/?kind=journal&utm_campaign=spring")
+    journal = client.get(first["Location"])
+    again = client.get("/publications/?kind=journal")
+
+    assert (first.status_code, first["Location"]) == (301, "/publications/?kind=journal")
+    assert (journal["X-Page-Cache"], again["X-Page-Cache"]) == ("miss", "hit")
+
+
+def test_production_sends_unknown_parameters_to_django_which_redirects(person, wsgi_application):
+    answer = _wsgi_get(wsgi_application, PROFILE, query="fbclid=abc")
+
+    assert answer["status"].startswith("301") and answer["headers"]["Location"] == PROFILE
