@@ -7,8 +7,9 @@ version moves every worker builds and serves a fresh page, and the old entries a
 A stored page carries its gzip form and its ETag, made once when it is stored: a visitor
 gets the compressed page, or "304 Not Modified" when they already have it.
 
-A page is stored under the query its view reads (the view's `query_parameters`), so no visitor can make a page be built and stored again by adding to its address: a
-request naming any other parameter is sent, permanently, to the address without it.
+A page is stored under the query its view reads (the view's `query_parameters`), so no
+visitor can make a page be built and stored again by adding to its address: a request naming
+any other parameter is sent, permanently, to the address without it.
 
 Editors are never served from the cache (a session cookie bypasses it), nor is the admin,
 the account pages, the health check, a page holding a CSRF token, or anything but a plain

@@ -35,7 +35,7 @@ _SECTION_ROWS = {
     "service": None,
     "projects": lambda: Project.objects.prefetch_related(
         "results",
-        Prefetch("publications", queryset=Publication.objects.public()),
+        Prefetch("publications", queryset=Publication.objects.published()),
         Prefetch("talks", queryset=Talk.objects.published()),
     ),
     "contributions": None,
@@ -101,7 +101,7 @@ class ProfileView(DetailView):
         context = super().get_context_data(**kwargs)
         person = self.object
         publications = listing.papers(
-            Publication.objects.public().for_person(person).listed(listing.form(PROFILE, person))
+            Publication.objects.published().for_person(person).listed(listing.form(PROFILE, person))
         )
         papers = ProfilePapers.build(person, publications, self.request.GET)
         talks, awards = [], []

@@ -42,7 +42,7 @@ class PersonSitemap(InLanguages):
 
 class PublicationSitemap(InLanguages):
     def items(self):
-        return Publication.objects.public().order_by("pk")
+        return Publication.objects.published().order_by("pk")
 
     def lastmod(self, publication):
         return publication.updated

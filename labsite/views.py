@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 from django.views.generic import ListView, TemplateView
 
 from core.markup import render_inline_markdown
+from core.names import initials
 from people.models import LabSettings, NewsItem, Person
 from publications import listing
 from publications.authors import merge_legends
@@ -36,7 +37,7 @@ class HomeView(TemplateView):
         context = super().get_context_data(**kwargs)
         context["team"] = Person.objects.published().current()
         context["news"] = NewsItem.objects.published().select_related("person")[:HOME_NEWS_COUNT]
-        papers = Publication.objects.public().exclude(kind=Publication.Kind.PATENT).listed()
+        papers = Publication.objects.published().exclude(kind=Publication.Kind.PATENT).listed()
         selected = list(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
         context["publications_heading"] = (
             _("Selected publications") if selected else _("Recent publications")
@@ -100,12 +101,12 @@ def favicon(request):
     lab = LabSettings.load()
     if lab.logo:
         return redirect(lab.logo.url)
-    initials = "".join(word[0] for word in lab.name.split() if word[0].isalnum())[:2].upper()
+    letters = "".join(initials(lab.name)[:2])
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
         '<rect width="64" height="64" rx="12" fill="#1f5fa8"/>'
         '<text x="32" y="42" font-family="system-ui, sans-serif" font-size="28" '
-        f'font-weight="700" fill="#fff" text-anchor="middle">{escape(initials or "L")}</text>'
+        f'font-weight="700" fill="#fff" text-anchor="middle">{escape(letters or "L")}</text>'
         "</svg>"
     )
     return HttpResponse(svg, content_type="image/svg+xml")

@@ -19,6 +19,7 @@ from simple_history.models import HistoricalRecords
 from core import images
 from core.identifiers import OrcidField
 from core.languages import translated
+from core.names import initials
 from core.partial_dates import PartialDateField, format_range, has_ended
 from core.weblinks import WebURLField
 
@@ -240,9 +241,9 @@ class Person(models.Model):
 
     @property
     def initials(self):
-        words = [w for w in re.split(r"[\s\-]+", self.name) if w]
-        letters = [w[0] for w in words[:1] + words[1:][-1:]]
-        return "".join(letters).upper()
+        """The avatar's letters: the first and the last part's ("TM" for "Teng Ma")."""
+        letters = initials(self.name)
+        return "".join(letters[:1] + letters[1:][-1:])
 
     @property
     def is_alumnus(self):
@@ -262,12 +263,12 @@ class Person(models.Model):
         forms = {self.name, self.native_name, *self.name_variants.splitlines()}
         given, family = split_name(self.name)
         if given and family:
-            initials = " ".join(part[0] for part in re.split(r"[\s\-]+", given) if part)
+            spaced = " ".join(initials(given))
             forms |= {
                 f"{family}, {given}",
-                f"{initials} {family}",
-                f"{initials.replace(' ', '')} {family}",
-                f"{family}, {initials}",
+                f"{spaced} {family}",
+                f"{spaced.replace(' ', '')} {family}",
+                f"{family}, {spaced}",
             }
         return {normalize_name(f) for f in forms if f and f.strip()}
 

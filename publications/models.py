@@ -20,6 +20,7 @@ from simple_history.models import HistoricalRecords
 
 from core.documents import PdfField, pdf_upload_path
 from core.identifiers import OrcidField, normalize_doi
+from core.names import initials
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
@@ -158,7 +159,7 @@ class _StoredText(KeyTextTransform):
 
 
 class PublicationQuerySet(models.QuerySet):
-    def public(self):
+    def published(self):
         """Publications shown on the site: every status but drafts hidden by the admin."""
         return self.filter(is_published=True)
 
@@ -653,10 +654,7 @@ class Authorship(models.Model):
         """Initials and family name, as the seeds print them: “T Ma”, “JH Kim”."""
         if self.is_cjk or not self.given_name:
             return self.full_name
-        initials = "".join(
-            part[0].upper() for part in re.split(r"[\s\-.]+", self.given_name) if part
-        )
-        return f"{initials} {self.family_name}"
+        return f"{''.join(initials(self.given_name))} {self.family_name}"
 
 
 class ProjectPublication(models.Model):

@@ -55,7 +55,7 @@ class PublicationFilter(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        found = years(Publication.objects.public())
+        found = years(Publication.objects.published())
         self.fields["year"].choices = [("", _("Any year")), *((int(y), y) for y in found)]
 
     def apply(self, publications):
@@ -87,7 +87,7 @@ class PublicationFilter(forms.Form):
 def filtered_publications(params):
     """The lab's public publications narrowed by request parameters, and the filter form."""
     form = PublicationFilter(params)
-    return form.apply(Publication.objects.public()), form
+    return form.apply(Publication.objects.published()), form
 
 
 class PublicationListView(ListView):
@@ -123,7 +123,7 @@ class PublicationDetailView(DetailView):
     context_object_name = "publication"
 
     def get_queryset(self):
-        return Publication.objects.public().for_listing()
+        return Publication.objects.published().for_listing()
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -144,7 +144,7 @@ class PublicationDetailView(DetailView):
 
 def pdf(request, slug):
     """The PDF stored for a paper, served so that it can only ever be shown as a PDF."""
-    publication = get_object_or_404(Publication.objects.public().exclude(pdf_file=""), slug=slug)
+    publication = get_object_or_404(Publication.objects.published().exclude(pdf_file=""), slug=slug)
     try:
         return serve_pdf(publication.pdf_file, f"{publication.slug}.pdf")
     except FileNotFoundError:
@@ -153,7 +153,7 @@ def pdf(request, slug):
 
 def publication_by_id(request, pk):
     """/publications/<id>/ redirects to the paper's permanent slug address."""
-    return redirect(get_object_or_404(Publication.objects.public(), pk=pk), permanent=True)
+    return redirect(get_object_or_404(Publication.objects.published(), pk=pk), permanent=True)
 
 
 # schema.org types of the kinds that are not articles; a patent has no type of its own there.
@@ -233,7 +233,7 @@ export_list.query_parameters = tuple(PublicationFilter.base_fields)
 
 
 def export_one(request, slug, fmt):
-    publication = get_object_or_404(Publication.objects.public().for_listing(), slug=slug)
+    publication = get_object_or_404(Publication.objects.published().for_listing(), slug=slug)
     return _export_response([publication], fmt, slug)
 
 
@@ -241,7 +241,7 @@ def export_person(request, slug, fmt):
     """What a member's profile lists, as BibTeX, RIS or CSL-JSON: everything they authored,
     or with the profile's filters (?kind=journal, ?role=co-first) the papers it then shows."""
     person = get_object_or_404(Person.objects.published(), slug=slug)
-    publications = Publication.objects.public().for_person(person)
+    publications = Publication.objects.published().for_person(person)
     if request.GET.get("kind") or request.GET.get("role"):
         listed = publications.listed(listing.form(PROFILE, person))
         papers = ProfilePapers.build(person, listing.papers(listed), request.GET)
@@ -270,7 +270,7 @@ class LatestPublicationsFeed(Feed):
         """Newest by publication date (the order of the lists), not by when they were
         entered: an import of old papers must not read as news."""
         return (
-            Publication.objects.public()
+            Publication.objects.published()
             .for_listing()
             .order_by(F("date").desc(nulls_last=True), "-created")[:30]
         )

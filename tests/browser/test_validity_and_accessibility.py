@@ -40,7 +40,7 @@ def checkers():
 def page_types(transactional_db):
     """One address of each public page type of the demo lab, in English and in Chinese."""
     call_command("load_demo", verbosity=0)
-    papers = Publication.objects.public()
+    papers = Publication.objects.published()
     talk = next(t for t in Talk.objects.published().for_listing() if t.has_page)
     english = [
         "/",

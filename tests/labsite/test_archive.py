@@ -61,7 +61,7 @@ def _public_pages():
     paths += [f"/publications/export.{fmt}" for fmt in FORMATS]
     for person in Person.objects.order_by("slug"):
         paths += [f"/people/{person.slug}/publications.{fmt}" for fmt in FORMATS]
-    for paper in Publication.objects.public().order_by("slug"):
+    for paper in Publication.objects.published().order_by("slug"):
         paths += [f"/publications/{paper.slug}/export.{fmt}" for fmt in FORMATS]
     pages = {}
     for path in paths:

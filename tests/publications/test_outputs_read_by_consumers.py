@@ -22,7 +22,7 @@ Kind = Publication.Kind
 
 @pytest.fixture
 def lab(demo, client):
-    papers = {p.slug: p for p in Publication.objects.public().for_listing()}
+    papers = {p.slug: p for p in Publication.objects.published().for_listing()}
     incomplete = {p.slug for p in papers.values() if p.authorships.filter(is_unlisted=True)}
     assert {p.kind for p in papers.values()} >= {
         Kind.CONFERENCE, Kind.JOURNAL, Kind.PREPRINT, Kind.PATENT, Kind.WORKSHOP, Kind.POSTER
