@@ -1,51 +1,38 @@
 """The two editing roles, as auth groups, the permissions each holds, and who holds which.
 
-`GROUPS` is the one declaration of the roles' permissions: after every `migrate`,
-`sync_groups` makes both groups hold exactly these (a new model's permissions reach the
-roles with the migration that adds it; a permission ticked by hand on a group is undone).
+`groups()` reads the roles' permissions from the one declaration of content
+(core/content.py): after every `migrate`, `sync_groups` makes both groups hold exactly these
+(a new model's permissions reach the roles with the migration that adds it; a permission
+ticked by hand on a group is undone).
 The admin then narrows what a member may do to the rows they own (people/editing.py).
 """
 
 from django.db.models import Q
 
+from core import content
+from core.content import ALL
+
 LAB_ADMIN_GROUP = "Lab admin"
 LAB_MEMBER_GROUP = "Lab member"
 
-ALL = ("add", "change", "delete", "view")
-PROFILE_SECTIONS = (
-    "link", "newsitem", "education", "experience", "service", "project", "projectresult",
-    "contribution",
-    "writing", "reportedfigure", "extrasection", "sectionintroduction",
-)  # fmt: skip
+# Beyond the content (core/content.py): lab admins manage member accounts.
+LAB_ADMIN_EXTRA = {"auth": {"user": ALL, "group": ("view",)}}
 
-# group: {app label: {model: actions}}
-GROUPS = {
-    LAB_ADMIN_GROUP: {
-        "people": {"person": ALL, "labsettings": ALL, **dict.fromkeys(PROFILE_SECTIONS, ALL)},
-        "publications": {
-            "venue": ALL,
-            "publication": ALL,
-            "authorship": ALL,
-            "projectpublication": ALL,
-        },
-        "talks": {"talk": ALL, "speaker": ALL, "award": ALL, "recipient": ALL, "projecttalk": ALL},
-        "auth": {"user": ALL, "group": ("view",)},
-    },
-    LAB_MEMBER_GROUP: {
-        "people": {"person": ("change", "view"), **dict.fromkeys(PROFILE_SECTIONS, ALL)},
-        "publications": {
-            "venue": ("add", "view"),
-            "publication": ALL,
-            "authorship": ALL,
-            "projectpublication": ALL,
-        },
-        "talks": {"talk": ALL, "speaker": ALL, "award": ALL, "recipient": ALL, "projecttalk": ALL},
-    },
-}
+
+def groups() -> dict[str, dict[str, dict[str, tuple[str, ...]]]]:
+    """{group: {app label: {model: actions}}}: lab admins everything on every content
+    model, and the accounts; members what each content app declares."""
+    admin: dict[str, dict[str, tuple[str, ...]]] = {}
+    for model in content.models_of():
+        admin.setdefault(model._meta.app_label, {})[model._meta.model_name] = ALL
+    return {
+        LAB_ADMIN_GROUP: {**admin, **LAB_ADMIN_EXTRA},
+        LAB_MEMBER_GROUP: content.member_permissions(),
+    }
 
 
 def sync_groups(sender=None, apps=None, using="default", **kwargs):
-    """Create both groups if missing and give each exactly the permissions GROUPS declares
+    """Create both groups if missing and give each exactly the permissions `groups()` says
     (of those that exist yet: post_migrate calls this once per app, the last call after
     every app's permissions are made)."""
     from django.apps import apps as global_apps
@@ -53,7 +40,7 @@ def sync_groups(sender=None, apps=None, using="default", **kwargs):
     apps = apps or global_apps
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
-    for name, grants in GROUPS.items():
+    for name, grants in groups().items():
         wanted = Q(pk__in=[])
         for app_label, models in grants.items():
             for model, actions in models.items():

@@ -42,14 +42,12 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Q
 from simple_history.models import HistoricalChanges
 
+from core import content
 from core.bulk import insert_rows
 from publications import listing
 
 FORMAT = "labsite-archive"
 VERSION = 1
-CONTENT_APPS = ("people", "publications", "talks")
-# Kept for a day between an import's preview and its confirmation: not content.
-TRANSIENT = {"publications.importbatch"}
 # Rows that refer to these refer by natural key; groups are matched by name on restore.
 BY_NATURAL_KEY = {"auth.group", "auth.user", "admin.logentry"}
 # A site makes its settings row on its first page: the archive's replaces it.
@@ -67,13 +65,9 @@ def _silent(message: str) -> None:
 def archived_models(*, accounts: bool, history: bool) -> list[type[models.Model]]:
     """The models an archive holds, in the order they are restored."""
     chosen: list[type[models.Model]] = [Group, User] if accounts else []
-    for label in CONTENT_APPS:
-        for model in global_apps.get_app_config(label).get_models():
-            if model._meta.label_lower in TRANSIENT:
-                continue
-            if issubclass(model, HistoricalChanges) and not history:
-                continue
-            chosen.append(model)
+    chosen += content.models_of(
+        (content.CONTENT, content.HISTORY) if history else (content.CONTENT,)
+    )
     if history and accounts:
         chosen.append(LogEntry)  # the admin's "recent actions", which names accounts
     return chosen
@@ -334,7 +328,8 @@ class _Deserializer(python_serializer.Deserializer):
 
 
 def _model(state_apps: Any, label: str) -> type[models.Model]:
-    return (state_apps if label.split(".")[0] in CONTENT_APPS else global_apps).get_model(label)
+    is_content = label.split(".")[0] in {config.label for config in content.content_apps()}
+    return (state_apps if is_content else global_apps).get_model(label)
 
 
 def _deserialize(rows: list[dict[str, Any]], state_apps: Any) -> Iterator[Any]:

@@ -9,7 +9,6 @@ their browser.
 
 from dataclasses import dataclass
 
-from django.apps import apps
 from django.conf import settings
 from django.middleware import locale
 from django.urls import NoReverseMatch, reverse, translate_url
@@ -17,6 +16,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy
 
+from core import content
 from core.languages import language_tag
 
 
@@ -75,10 +75,6 @@ def alternates(request) -> list[Alternate]:
     ]
 
 
-# The apps whose models' names, labels and help the admin shows in the editor's language.
-CONTENT_APPS = ("people", "publications", "talks", "labsite")
-
-
 def model_texts() -> list[str]:
     """The English texts of the content models' names, field labels and help, as written
     in the models (with the language English, as `manage.py catalogs update` runs)."""
@@ -95,12 +91,9 @@ def model_texts() -> list[str]:
 
 
 def _content_models():
-    """The content models, without their history twins (labelled after them)."""
-    return [
-        model
-        for model in apps.get_models()
-        if model._meta.app_label in CONTENT_APPS and not hasattr(model, "instance_type")
-    ]
+    """The models the admin shows of the content apps, without their history twins
+    (labelled after them)."""
+    return content.models_of((content.CONTENT, content.TRANSIENT))
 
 
 def translate_model_texts() -> None:

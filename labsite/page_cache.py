@@ -35,11 +35,11 @@ from django.http import HttpResponse, HttpResponseNotModified, HttpResponsePerma
 from django.urls import Resolver404, resolve
 from django.utils import translation
 
+from core import content
 from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.outages import CacheUnavailable
 
 VERSION_KEY = "labsite:content-version"
-CONTENT_APPS = frozenset({"people", "publications", "talks"})
 PAGE_TIMEOUT = 24 * 3600  # entries of past versions are never read again; they age out
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _COMPRESSIBLE = re.compile(r"^(text/|application/(json|xml|rss\+xml|atom\+xml|x-bibtex|vnd\.))")
@@ -82,7 +82,7 @@ def content_changed(sender=None, **kwargs):
     the public pages are out of date. The version moves now, for this process and its
     transaction, and again once the transaction commits, so that no other worker keeps a
     page it built from the rows as they were before the commit."""
-    if sender is not None and not _is_content(sender):
+    if sender is not None and not content.is_content(sender):
         return
     _move_version()
     transaction.on_commit(_move_version_after_commit)
@@ -91,15 +91,6 @@ def content_changed(sender=None, **kwargs):
 def schema_changed(**kwargs):
     """post_migrate receiver: an upgrade may change what every page says."""
     content_changed()
-
-
-def _is_content(model):
-    meta = model._meta
-    return (
-        meta.app_label in CONTENT_APPS
-        and not hasattr(model, "instance_type")  # django-simple-history's history rows
-        and model.__name__ != "ImportBatch"  # an import's progress, shown only in the admin
-    )
 
 
 class PublicPageCacheMiddleware:

@@ -1,7 +1,18 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from core.content import ALL
+
+# A member's own profile sections: theirs to add, change and delete.
+PROFILE_SECTIONS = (
+    "link", "newsitem", "education", "experience", "service", "project", "projectresult",
+    "contribution", "writing", "reportedfigure", "extrasection", "sectionintroduction",
+)  # fmt: skip
+
 
 class PeopleConfig(AppConfig):
     name = "people"
     verbose_name = _("People")
+    # core/content.py: every model here is content; what a lab member may do with each
+    holds_content = True
+    member_permissions = {"person": ("change", "view"), **dict.fromkeys(PROFILE_SECTIONS, ALL)}

@@ -1,11 +1,11 @@
-"""The editing roles hold exactly the permissions core.roles.GROUPS declares, after every
+"""The editing roles hold exactly the permissions core.roles.groups() declares, after every
 migrate: a permission ticked by hand on a group is undone, a missing group comes back."""
 
 import pytest
 from django.contrib.auth.models import Group, Permission
 from django.core.management import call_command
 
-from core.roles import GROUPS, LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
+from core.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP, groups
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ def _codenames(name):
 def _declared(name):
     return {
         f"{app}.{action}_{model}"
-        for app, models in GROUPS[name].items()
+        for app, models in groups()[name].items()
         for model, actions in models.items()
         for action in actions
     }

@@ -1,0 +1,70 @@
+"""What counts as content, declared once and read by everything that treats content alike:
+page-cache invalidation, backups, the model texts translated for the admin, and the
+permissions of the two editing roles.
+
+An app that holds content says so on its AppConfig, with its exceptions:
+
+    class PublicationsConfig(AppConfig):
+        holds_content = True
+        transient_models = ("importbatch",)  # kept for a day, not content
+        member_permissions = {"publication": ALL, "venue": ("add", "view")}
+
+Every model of such an app is then *content* (changing it changes pages; it is backed up;
+lab admins may do everything with it; members what `member_permissions` says), its
+django-simple-history twin *history* (backed up with the history), and each model named in
+`transient_models` *transient* (shown in the admin, nowhere else). Models of other apps
+(accounts, sessions, the admin's log) are no content.
+"""
+
+from typing import Any
+
+from django.apps import AppConfig
+from django.apps import apps as global_apps
+from django.db.models import Model
+
+CONTENT, HISTORY, TRANSIENT = "content", "history", "transient"
+ALL = ("add", "change", "delete", "view")
+
+
+def content_apps(apps: Any = global_apps) -> list[AppConfig]:
+    """The apps that hold content, in INSTALLED_APPS order."""
+    return [
+        config
+        for config in global_apps.get_app_configs()
+        if getattr(config, "holds_content", False)
+        and (apps is global_apps or config.label in apps.app_configs)
+    ]
+
+
+def kind(model: type[Model]) -> str | None:
+    """CONTENT, HISTORY or TRANSIENT for a model of an app that holds content, else None."""
+    config = global_apps.app_configs.get(model._meta.app_label)  # none for the migrations'
+    if not getattr(config, "holds_content", False):
+        return None
+    if hasattr(model, "instance_type"):  # django-simple-history's history rows
+        return HISTORY
+    if model._meta.model_name in getattr(config, "transient_models", ()):
+        return TRANSIENT
+    return CONTENT
+
+
+def is_content(model: type[Model]) -> bool:
+    return kind(model) == CONTENT
+
+
+def models_of(kinds: tuple[str, ...] = (CONTENT,), apps: Any = global_apps) -> list[type[Model]]:
+    """The models of these kinds, app by app in INSTALLED_APPS order (the order backups are
+    restored in), each app's models in their own order. `apps` may be a migration's state."""
+    chosen = []
+    for config in content_apps(apps):
+        for model in apps.get_app_config(config.label).get_models():
+            if kind(global_apps.get_model(model._meta.label)) in kinds:
+                chosen.append(model)
+    return chosen
+
+
+def member_permissions() -> dict[str, dict[str, tuple[str, ...]]]:
+    """{app label: {model name: actions}} a lab member holds, as the apps declare them."""
+    return {
+        config.label: dict(getattr(config, "member_permissions", {})) for config in content_apps()
+    }
