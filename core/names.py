@@ -6,7 +6,6 @@ _PARTS = re.compile(r"[\s\-.]+")
 
 
 def initials(name: str) -> list[str]:
-    """The first letter of each part of `name`, upper-cased: "Jae-Hyun" → ["J", "H"],
-    "Teng Ma" → ["T", "M"]. Parts are split at spaces, hyphens and dots; parts that do not
-    start with a letter or digit ("(PI)", "&") give none."""
-    return [part[0].upper() for part in _PARTS.split(name or "") if part and part[0].isalnum()]
+    """The first character of each part of `name`, upper-cased: "Jae-Hyun" → ["J", "H"],
+    "Teng Ma" → ["T", "M"]. Parts are split at spaces, hyphens and dots."""
+    return [part[0].upper() for part in _PARTS.split(name or "") if part]

@@ -101,7 +101,7 @@ def favicon(request):
     lab = LabSettings.load()
     if lab.logo:
         return redirect(lab.logo.url)
-    letters = "".join(initials(lab.name)[:2])
+    letters = "".join([c for c in initials(lab.name) if c.isalnum()][:2])
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
         '<rect width="64" height="64" rx="12" fill="#1f5fa8"/>'
