@@ -74,9 +74,9 @@ _DBLP_KEY = re.compile(r"^(?:DBLP:)?((?:conf|journals)/[\w-]+)/", re.IGNORECASE)
 _DBLP_URL = re.compile(r"dblp\.org/rec/((?:conf|journals)/[\w-]+)/", re.IGNORECASE)
 _ENTRY_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)")
 _CONFERENCE_WORDS = re.compile(r"\b(?:proceedings|conference|symposium|workshop)\b", re.I)
-_YEAR = re.compile(r"\b(\d{4})\b")
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _HTML_TAG = re.compile(r"<[^>]*>")
-_TRAILING_YEAR = re.compile(r"\s*['’]?(?:19|20)?\d{2}$")
+_TRAILING_YEAR = re.compile(r"(?:\s+['’]?|['’])(?:19|20)?\d{2}$")  # "NeurIPS 2024", "OSDI '24"
 _STATUS_OF_PUBSTATE = {
     "forthcoming": Publication.Status.ACCEPTED,
     "inpress": Publication.Status.ACCEPTED,
