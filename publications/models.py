@@ -485,8 +485,15 @@ class Publication(models.Model):
     @property
     def venue_label(self):
         """ "EuroSys 2026", "OSDI 2018 (Poster)", "arXiv 2026": the short form lists print."""
-        # a preprint known only by its arXiv id was posted on arXiv
-        parts = [self.venue.short_name if self.venue else "arXiv" if self.arxiv_id else ""]
+        # a preprint known only by its arXiv id was posted on arXiv; a paper whose record
+        # names no venue short enough to be one shows its own proceedings or journal title
+        parts = [
+            self.venue.short_name
+            if self.venue
+            else "arXiv"
+            if self.arxiv_id
+            else self.container_title
+        ]
         if self.year:
             parts.append(str(self.year))
         label = " ".join(p for p in parts if p)

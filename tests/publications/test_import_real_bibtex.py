@@ -139,11 +139,15 @@ def test_alfolio_template_fields_land_in_their_homes():
     assert any("bibtex_show" in d for d in plans["einstein1956investigations"].record.dropped)
 
 
-def test_others_marks_the_list_incomplete():
-    (glm, *_) = _plans(DATA / "20000yshust-papers.bib")
+def test_others_marks_the_list_incomplete_and_a_long_unnamed_venue_stays_whole():
+    (glm, cvpr, _) = _plans(DATA / "20000yshust-papers.bib")
 
     assert [a.is_unlisted for a in glm.record.authors][-1] is True
     assert all(a.family != "others" for a in glm.record.authors)
+    # no short name given, and the name is too long to be one: no venue, nothing cut
+    assert cvpr.candidate.venue is None
+    title = "Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition"
+    assert cvpr.candidate.venue_label == f"{title} 2024"
 
 
 TRICKY = r"""

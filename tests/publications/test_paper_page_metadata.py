@@ -38,6 +38,8 @@ def test_a_linked_pdf_and_the_papers_own_proceedings_title_are_in_the_tags(clien
     ]
     assert "Proceedings of the 29th Symposium on Operating Systems Principles (SOSP)" in html
     assert '<span class="badge badge--status">Oral</span>' in html
+    titled = factories.authored(None, ["A Author"], at=0, venue=venue, container_title="SOSP '23")
+    assert "SOSP &#x27;23 (SOSP)" not in client.get(titled.get_absolute_url()).content.decode()
     data = json.loads(re.search(r'ld\+json">(.*?)</script>', html).group(1))
     assert data["creditText"] == "Equal contribution: Y Wang, T Ma. Corresponding author: Z Su."
 
