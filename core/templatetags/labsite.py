@@ -1,5 +1,7 @@
 """Template filters shared by every app: Markdown, partial dates, bilingual names."""
 
+from urllib.parse import urlsplit
+
 from django import template
 from django.conf import settings
 from django.utils.html import format_html
@@ -56,6 +58,15 @@ def bilingual_name(person):
 def web_url(value):
     """The link itself when it is http(s), else "": the last guard before an href."""
     return weblinks.web_url_or_empty(value)
+
+
+@register.simple_tag(takes_context=True)
+def absolute_url(context, url):
+    """`url` as an address any reader can follow: as it is when it names its host (a file
+    on object storage), else on this site's host (a path)."""
+    if urlsplit(url or "").netloc:
+        return url
+    return context["request"].build_absolute_uri(url)
 
 
 @register.filter

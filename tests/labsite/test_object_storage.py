@@ -95,6 +95,9 @@ def test_an_uploaded_photo_is_stored_in_the_bucket_and_served_from_its_url(s3, a
         assert body == stored_photo.read()
     assert Image.open(io.BytesIO(body)).format == "JPEG"
     assert person.photo.url in admin_client.get("/people/teng-ma/").content.decode()
+    # a link preview's image is the bucket's address, not this site's glued before it
+    page = admin_client.get("/people/teng-ma/").content.decode()
+    assert f'<meta property="og:image" content="{person.photo.url}">' in page
 
 
 def test_while_the_storage_does_not_answer_an_upload_is_refused_whole(
