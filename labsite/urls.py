@@ -11,14 +11,15 @@ from django.views.generic import RedirectView
 from django.views.i18n import set_language
 
 from labsite import views
+from labsite.pages import home, news
 from labsite.sitemaps import SITEMAPS
 
 # The public pages in English at these paths, in Chinese under /zh-hans/ (labsite/i18n.py).
 urlpatterns = i18n_patterns(
-    path("", views.HomeView.as_view(), name="home"),
-    path("news/", views.NewsView.as_view(), name="news"),
-    path("news/feed/", views.NewsFeed(), name="news-feed"),
-    path("people/", include("labsite.people_urls")),
+    path("", home.HomeView.as_view(), name="home"),
+    path("news/", news.NewsView.as_view(), name="news"),
+    path("news/feed/", news.NewsFeed(), name="news-feed"),
+    path("people/", include("labsite.pages.people_urls")),
     path("publications/", include("publications.urls")),
     path("", include("talks.urls")),
     prefix_default_language=False,

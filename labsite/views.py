@@ -1,97 +1,19 @@
-"""Site-wide pages: the home page, lab news, the icon, robots.txt, and the health check."""
+"""Site-wide answers that are not pages of content: the icon, robots.txt and the health check."""
 
-import datetime
 import uuid
 
-from django.contrib.syndication.views import Feed
 from django.core.cache import cache, caches
 from django.core.cache.backends.dummy import DummyCache
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.html import escape, strip_tags
-from django.utils.text import Truncator
-from django.utils.translation import gettext as _
+from django.utils.html import escape
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-from django.views.generic import ListView, TemplateView
 
-from core.markup import render_inline_markdown
 from core.names import initials
-from people.models import LabSettings, NewsItem, Person
-from publications import listing
-from publications.authors import merge_legends
-from publications.models import Publication
-
-HOME_NEWS_COUNT = 5
-HOME_PUBLICATION_COUNT = 6
-
-
-class HomeView(TemplateView):
-    """Lab name, tagline and About, the team, selected (else recent) papers, latest news."""
-
-    template_name = "labsite/home.html"
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["team"] = Person.objects.published().current()
-        context["news"] = NewsItem.objects.published().select_related("person")[:HOME_NEWS_COUNT]
-        papers = Publication.objects.published().exclude(kind=Publication.Kind.PATENT).listed()
-        selected = list(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
-        context["publications_heading"] = (
-            _("Selected publications") if selected else _("Recent publications")
-        )
-        shown = selected or papers[:HOME_PUBLICATION_COUNT]
-        context["publications"] = listing.entries(listing.papers(shown))
-        context["legend"] = merge_legends(context["publications"])
-        return context
-
-
-class NewsView(ListView):
-    """All published news, lab-wide and about members, newest first."""
-
-    template_name = "labsite/news.html"
-    context_object_name = "news"
-    paginate_by = 30
-    query_parameters = ("page",)  # what the page cache keys on
-
-    def get_queryset(self):
-        return NewsItem.objects.published().select_related("person")
-
-
-class NewsFeed(Feed):
-    """Lab and member news for feed readers, newest first."""
-
-    def title(self):
-        return _("%(lab)s: news") % {"lab": LabSettings.load().name}
-
-    def link(self):
-        return reverse("news")
-
-    def items(self):
-        return NewsItem.objects.published().select_related("person")[:30]
-
-    def item_title(self, item):
-        """The news itself, as plain text ("Teng Ma: Paper accepted at OSDI 2026")."""
-        who = f"{item.person.name}: " if item.person else ""
-        return who + Truncator(strip_tags(render_inline_markdown(item.text))).words(16)
-
-    def item_description(self, item):
-        return render_inline_markdown(item.text)
-
-    def item_link(self, item):
-        return f"{reverse('news')}#news-{item.pk}"
-
-    def item_pubdate(self, item):
-        """The first day the news's own date covers ("Oct 2025": 1 October), at midnight."""
-        day = item.date.first_day()
-        return datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.UTC)
-
-    def item_guid(self, item):
-        return f"{reverse('news')}#news-{item.pk}"
-
-    item_guid_is_permalink = False
+from people.models import LabSettings
 
 
 @require_GET

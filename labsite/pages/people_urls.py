@@ -1,6 +1,6 @@
 from django.urls import path
 
-from labsite import people_pages as views
+from labsite.pages import people as views
 from publications.views import export_person
 
 app_name = "people"

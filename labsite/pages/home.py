@@ -1,0 +1,32 @@
+"""The home page: the lab, its team, selected (else recent) papers and the latest news."""
+
+from django.utils.translation import gettext as _
+from django.views.generic import TemplateView
+
+from people.models import NewsItem, Person
+from publications import listing
+from publications.authors import merge_legends
+from publications.models import Publication
+
+HOME_NEWS_COUNT = 5
+HOME_PUBLICATION_COUNT = 6
+
+
+class HomeView(TemplateView):
+    """Lab name, tagline and About, the team, selected (else recent) papers, latest news."""
+
+    template_name = "labsite/home.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["team"] = Person.objects.published().current()
+        context["news"] = NewsItem.objects.published().select_related("person")[:HOME_NEWS_COUNT]
+        papers = Publication.objects.published().exclude(kind=Publication.Kind.PATENT).listed()
+        selected = list(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
+        context["publications_heading"] = (
+            _("Selected publications") if selected else _("Recent publications")
+        )
+        shown = selected or papers[:HOME_PUBLICATION_COUNT]
+        context["publications"] = listing.entries(listing.papers(shown))
+        context["legend"] = merge_legends(context["publications"])
+        return context
