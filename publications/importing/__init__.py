@@ -3,9 +3,12 @@
 Three steps, so the admin page and the command show what will happen before anything is
 written, one module each:
 
-1. *read* (`files`, `crossref`, `bibtex`, `orcid`, over `http`): a source becomes `Record`s
-   (`records`), normalized and type-checked. A source that cannot be read at all raises
-   `ImportProblem`; a record that is readable but unusable carries its problems.
+1. *read* (`files`, `crossref`, `bibtex` with its vocabulary in `bibtex_fields`, `orcid`,
+   over `http`; `titles` and `latex` read tags, markup and LaTeX): a source becomes
+   `Record`s (`records`), normalized and type-checked, each saying how it read what was not
+   plain, what it kept with the paper and what it left out. A source that cannot be read
+   at all raises `ImportProblem`; a record that is readable but unusable carries its
+   problems.
 2. *plan* (`planning`, with `matching`): each record is matched against the lab (authors to
    people, ORCID first, then name variants, never a guess between two; the work to an
    existing publication by DOI, arXiv id, else title and year; the venue by ISSN, DBLP key,

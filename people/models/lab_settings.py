@@ -1,0 +1,158 @@
+"""The lab's settings: one row every app reads (the lab's name, the team page's order,
+the author-list style and markers)."""
+
+from asgiref.local import Local
+from django.core.exceptions import ValidationError
+from django.core.signals import request_started
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from core import images
+from core.languages import translated
+from people.models.person import Person
+
+# ---------------------------------------------------------------- the lab's settings
+
+# The settings read in this request (or command); a new request reads them again.
+_loaded = Local()
+
+
+def forget_loaded_settings(**kwargs):
+    _loaded.lab = None
+
+
+request_started.connect(forget_loaded_settings, dispatch_uid="labsite-forget-settings")
+
+
+class LabSettings(models.Model):
+    class AuthorNameStyle(models.TextChoices):
+        FULL = "full", _("Full names (Teng Ma)")
+        INITIALS = "initials", _("Initials and family name (T Ma)")
+
+    name = translated(
+        models.CharField(max_length=200, default="Our Lab", help_text="Shown in every page title."),
+        required=True,
+    )
+    tagline = translated(
+        models.CharField(
+            max_length=300, blank=True, help_text="One line under the lab name on the home page."
+        )
+    )
+    about = translated(
+        models.TextField(
+            blank=True,
+            help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
+        )
+    )
+    contact_email = models.EmailField(blank=True)
+    address = models.TextField(blank=True, help_text="Postal address, shown in the page footer.")
+    logo = images.SafeImageField(
+        upload_to="lab/", blank=True, help_text="JPEG, PNG or WebP; scaled to fit the header."
+    )
+    team_role_order = models.CharField(
+        max_length=300,
+        blank=True,
+        default=",".join(Person.Role.values),
+        help_text="Order of the groups on the team page, as comma-separated role codes: "
+        + ", ".join(f"{value} ({label})" for value, label in Person.Role.choices)
+        + ". Roles left out follow in that default order.",
+    )
+
+    author_name_style = models.CharField(
+        "author names",
+        max_length=10,
+        choices=AuthorNameStyle.choices,
+        default=AuthorNameStyle.INITIALS,
+    )
+    marker_equal_contribution = models.CharField(
+        "equal-contribution marker",
+        max_length=3,
+        default="*",
+        help_text="Printed after co-first authors' names, e.g. *.",
+    )
+    marker_corresponding = models.CharField(
+        "corresponding-author marker",
+        max_length=3,
+        default="†",
+        help_text="Printed after corresponding authors' names, e.g. †.",
+    )
+    authors_shorten_above = models.PositiveSmallIntegerField(
+        "shorten author lists longer than",
+        default=10,
+        help_text="On profiles and lists, longer author lists show the first few names, “…”, "
+        "and the member the page is about. Paper pages and exports always list everyone. "
+        "0 never shortens.",
+    )
+    authors_keep_first = models.PositiveSmallIntegerField(
+        "names kept at the start", default=3, help_text="How many names a shortened list keeps."
+    )
+    venue_summary_order = models.TextField(
+        "venues in the profile summary",
+        blank=True,
+        help_text="Short names of the venues a profile's venue summary counts, in the order "
+        "it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.",
+    )
+    # The tables keep the names they had when lab settings were in the site package.
+    history = HistoricalRecords(table_name="labsite_historicallabsettings")
+
+    class Meta:
+        db_table = "labsite_labsettings"
+        verbose_name = verbose_name_plural = "lab settings"
+        constraints = [
+            models.CheckConstraint(condition=models.Q(pk=1), name="lab_settings_single_row"),
+            models.CheckConstraint(
+                condition=~models.Q(marker_equal_contribution=models.F("marker_corresponding")),
+                name="lab_settings_markers_differ",
+            ),
+        ]
+
+    def __str__(self):
+        return str(_("Lab settings"))
+
+    def save(self, *args, **kwargs):
+        self.pk = 1
+        old = set()
+        if self.logo and not self.logo._committed:
+            old = images.replaced_files(self, "logo")
+            self.logo = images.fitted_png(images.open_upload(self.logo), 480, 160)
+        super().save(*args, **kwargs)
+        images.delete_after_commit(self.logo.storage, old)
+        forget_loaded_settings()
+
+    @classmethod
+    def load(cls):
+        """The settings row, read once per request (one query): every worker process sees
+        an edit from its next request on, whatever cache the site is configured with."""
+        lab = getattr(_loaded, "lab", None)
+        if lab is None:
+            lab, _ = cls.objects.get_or_create(pk=1)
+            _loaded.lab = lab
+        return lab
+
+    def clean(self):
+        codes = [code.strip() for code in self.team_role_order.split(",") if code.strip()]
+        unknown = [code for code in codes if code not in Person.Role.values]
+        if unknown:
+            raise ValidationError(
+                {"team_role_order": f"Unknown role code(s): {', '.join(unknown)}."}
+            )
+        if len(set(codes)) != len(codes):
+            raise ValidationError({"team_role_order": _("Each role may be listed once.")})
+        self.team_role_order = ",".join(codes)
+        if self.marker_equal_contribution.strip() == self.marker_corresponding.strip():
+            raise ValidationError(
+                {
+                    "marker_corresponding": _(
+                        "The two markers must differ so readers tell them apart."
+                    )
+                }
+            )
+
+    def venue_order(self):
+        return [v.strip() for v in self.venue_summary_order.split(",") if v.strip()]
+
+    def role_order(self):
+        """Every role, in the order the team page groups them."""
+        listed = [c for c in self.team_role_order.split(",") if c in Person.Role.values]
+        return listed + [code for code in Person.Role.values if code not in listed]

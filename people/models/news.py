@@ -1,0 +1,49 @@
+"""Dated news, lab-wide or about one person."""
+
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from core.languages import translated
+from core.partial_dates import PartialDateField
+from people.models.person import Person
+
+
+class NewsItemQuerySet(models.QuerySet):
+    def published(self):
+        """Published news that is lab-wide or about a published person."""
+        return self.filter(is_published=True).filter(
+            models.Q(person__isnull=True) | models.Q(person__is_published=True)
+        )
+
+
+class NewsItem(models.Model):
+    """A dated line of news: about one person (shown on their profile) or the whole lab."""
+
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="news",
+        help_text="Leave empty for lab-wide news.",
+    )
+    date = PartialDateField()
+    text = translated(
+        models.TextField(help_text="One or two sentences. Markdown links: [text](https://…)."),
+        required=True,
+    )
+    is_published = models.BooleanField("published", default=True)
+
+    objects = NewsItemQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-date", "-pk"]
+        verbose_name = "news item"
+        indexes = [
+            # the /news/ page and the home page: newest published news first
+            models.Index(fields=["is_published", "-date"], name="news_published_date"),
+        ]
+
+    def __str__(self):
+        return f"{self.date}: {self.text[:60]}"
