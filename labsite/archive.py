@@ -24,12 +24,14 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import PurePosixPath
 from typing import Any
 
 from django.apps import apps as global_apps
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group, User
 from django.core import serializers
+from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.management import call_command
@@ -42,8 +44,9 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Q
 from simple_history.models import HistoricalChanges
 
-from core import content
+from core import content, images
 from core.bulk import insert_rows
+from core.documents import check_pdf
 from publications import listing
 
 FORMAT = "labsite-archive"
@@ -199,8 +202,84 @@ def read_archive(source: io.BufferedIOBase | str) -> Archive:
             rows[entry["model"]] = json.loads(contents[entry["file"]])
         except (KeyError, ValueError):
             raise ArchiveError(f"{entry['file']} in the archive is not readable JSON.") from None
-    media = {name: contents[f"media/{name}"] for name in manifest["media"]}
-    return Archive(manifest, rows, media)
+    media = {}
+    for name in manifest["media"] if isinstance(manifest["media"], list) else [None]:
+        if not isinstance(name, str) or f"media/{name}" not in contents:
+            raise ArchiveError(f"The archive lists a file it does not hold ({str(name)[:200]}).")
+        media[name] = contents[f"media/{name}"]
+    checked = Archive(manifest, rows, media)
+    _check_media(checked)
+    return checked
+
+
+# What an uploaded file of each kind must be: the checks its upload passes, its endings.
+_IMAGE_ENDINGS = (".jpg", ".jpeg", ".png", ".webp")
+
+
+def _check_media(archive: Archive) -> None:
+    """Every file the archive would restore passes what an upload of its kind passes, and
+    lies in its field's upload folder: a file named by no row, outside those folders
+    (`../`, an absolute path, `.htaccess`), of another type, or failing the image or PDF
+    checks is refused (ArchiveError naming it), before anything is written."""
+    folders = _upload_folders()
+    used: dict[str, models.FileField] = {}
+    for label, rows in archive.rows.items():
+        for name, field in folders.get(label, {}).items():
+            for row in rows if isinstance(rows, list) else []:
+                values = row.get("fields") if isinstance(row, dict) else None
+                value = values.get(name) if isinstance(values, dict) else None
+                if isinstance(value, str) and value:
+                    used[value] = field
+    for name, data in archive.media.items():
+        path = PurePosixPath(name)
+        if (
+            not name
+            or "\\" in name
+            or path.is_absolute()
+            or any(part in ("", ".", "..") or part.startswith(".") for part in name.split("/"))
+        ):
+            raise ArchiveError(
+                f"The archive's file “{name[:200]}” lies outside the upload folders."
+            )
+        owner = used.get(name)
+        if owner is None:
+            raise ArchiveError(f"The archive's file “{name[:200]}” is named by none of its rows.")
+        folder = _folder_of(owner)
+        if not name.startswith(folder):
+            raise ArchiveError(
+                f"The archive's file “{name[:200]}” lies outside its upload folder ({folder})."
+            )
+        try:
+            if isinstance(owner, models.ImageField):
+                if not name.lower().endswith(_IMAGE_ENDINGS):
+                    raise ValidationError("it is not named as an image")
+                images.open_upload(ContentFile(data))
+            else:
+                if not name.lower().endswith(".pdf"):
+                    raise ValidationError("it is not named as a PDF")
+                check_pdf(ContentFile(data))
+        except ValidationError as error:
+            raise ArchiveError(
+                f"The archive's file “{name[:200]}” is refused: {' '.join(error.messages)}"
+            ) from None
+
+
+def _upload_folders() -> dict[str, dict[str, models.FileField]]:
+    """{model label: {field name: file field}} of every archived model with files."""
+    return {
+        model._meta.label_lower: {
+            f.name: f for f in model._meta.concrete_fields if isinstance(f, models.FileField)
+        }
+        for model in content.models_of((content.CONTENT, content.HISTORY))
+        if any(isinstance(f, models.FileField) for f in model._meta.concrete_fields)
+    }
+
+
+def _folder_of(field: models.FileField) -> str:
+    """The folder a file field stores its uploads in ("people/photos/")."""
+    if callable(field.upload_to):  # e.g. pdf_upload_path: "<app>/pdf/<random>.pdf"
+        return str(PurePosixPath(field.upload_to(field.model(), "x.pdf")).parent) + "/"
+    return str(field.upload_to)
 
 
 def _manifest(archive: zipfile.ZipFile) -> dict[str, Any]:

@@ -321,3 +321,69 @@ def test_a_restore_never_takes_a_stored_list_entry_from_the_archive(client, pers
     page = client.get(f"/people/{person.slug}/").content.decode()
     assert "<script>alert(1)</script>" not in page
     assert "The real title" in page
+
+
+def _with_media(manifest, members, name, data, row_label=None):
+    """Add the file `name` to the archive, named by the first row of `row_label` if given."""
+    manifest["media"].append(name)
+    members[f"media/{name}"] = data
+    if row_label:
+        file = next(e["file"] for e in manifest["models"] if e["model"] == row_label)
+        rows = json.loads(members[file])
+        rows[0]["fields"]["photo"] = name
+        members[file] = json.dumps(rows).encode()
+
+
+def _photo_swapped_for_html(manifest, members):
+    file = next(e["file"] for e in manifest["models"] if e["model"] == "people.person")
+    (name,) = [r["fields"]["photo"] for r in json.loads(members[file]) if r["fields"]["photo"]]
+    members[f"media/{name}"] = b"<html><script>alert(1)</script></html>"
+
+
+CRAFTED_MEDIA = {
+    "an HTML file among the PDFs": (
+        lambda m, f: _with_media(m, f, "publications/pdf/evil.html", b"<script>alert(1)</script>"),
+        "“publications/pdf/evil.html” is named by none of its rows",
+    ),
+    "an .htaccess": (
+        lambda m, f: _with_media(m, f, ".htaccess", b"AddType text/html .jpg"),
+        "“.htaccess” lies outside the upload folders",
+    ),
+    "a name leaving the folder": (
+        lambda m, f: _with_media(m, f, "../../labsite/settings.py", b"x", "people.person"),
+        "“../../labsite/settings.py” lies outside the upload folders",
+    ),
+    "an absolute name": (
+        lambda m, f: _with_media(m, f, "/etc/cron.d/x", b"x", "people.person"),
+        "“/etc/cron.d/x” lies outside the upload folders",
+    ),
+    "a photo named into another folder": (
+        lambda m, f: _with_media(m, f, "publications/pdf/me.png", b"x", "people.person"),
+        "lies outside its upload folder (people/photos/)",
+    ),
+    "a photo that is HTML": (_photo_swapped_for_html, "This file is not an image"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("fault", CRAFTED_MEDIA)
+def test_a_crafted_file_in_an_archive_is_refused_and_nothing_is_written(demo, fault, tmp_path):
+    person = Person.objects.get(slug="teng-ma")
+    person.photo = factories.photo_upload()
+    person.save()
+    photo = person.photo.name
+    written = io.BytesIO()
+    archive.export_lab(written)
+    _empty_the_database()
+    change, message = CRAFTED_MEDIA[fault]
+    path = tmp_path / "lab.zip"
+    path.write_bytes(_rewritten(written.getvalue(), change))
+
+    with pytest.raises(CommandError, match=re.escape(message)) as refused:
+        call_command("import_lab", str(path))
+
+    assert str(refused.value).endswith("Nothing was restored.")
+    assert not Person.objects.exists() and not Publication.objects.exists()
+    assert not default_storage.exists(".htaccess")
+    assert not default_storage.exists("publications/pdf/evil.html")
+    assert not default_storage.exists(photo)  # not even the archive's good files
