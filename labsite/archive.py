@@ -362,13 +362,10 @@ def import_lab(
         with transaction.atomic():
             _delete_content(accounts=manifest["accounts"] and replace, state_apps=state_apps)
             written = _write_rows(archive, state_apps, say)
-            saved_files = _write_media(archive, say)
-            try:
-                _check_constraints(written)
-            except Exception:
-                for name in saved_files:
-                    default_storage.delete(name)
-                raise
+            _check_constraints(written)
+        # Files only once the rows are in: a restore refused on the way leaves the storage
+        # as it was (a photo of the same name keeps its bytes). They were checked on reading.
+        _write_media(archive, say)
     finally:
         if older:
             call_command("migrate", verbosity=0)
@@ -442,17 +439,14 @@ def _write_rows(archive: Archive, state_apps: Any, say: Callable[[str], None]) -
     return written
 
 
-def _write_media(archive: Archive, say: Callable[[str], None]) -> list[str]:
-    saved = []
+def _write_media(archive: Archive, say: Callable[[str], None]) -> None:
     for name, data in archive.media.items():
         if default_storage.exists(name):
             default_storage.delete(name)
         stored = default_storage.save(name, ContentFile(data))
         if stored != name:
             raise ArchiveError(f"The file “{name}” could not be stored under its own name.")
-        saved.append(name)
-    say(f"media: {len(saved):,} files")
-    return saved
+    say(f"media: {len(archive.media):,} files")
 
 
 def _check_constraints(written: Iterable[type[models.Model]]) -> None:

@@ -387,3 +387,27 @@ def test_a_crafted_file_in_an_archive_is_refused_and_nothing_is_written(demo, fa
     assert not default_storage.exists(".htaccess")
     assert not default_storage.exists("publications/pdf/evil.html")
     assert not default_storage.exists(photo)  # not even the archive's good files
+
+
+@pytest.mark.django_db
+def test_a_refused_restore_leaves_the_files_in_storage_byte_for_byte(demo, tmp_path):
+    person = Person.objects.get(slug="teng-ma")
+    person.photo = factories.photo_upload(color="navy")
+    person.save()
+    name = person.photo.name
+    before = default_storage.open(name, "rb").read()
+    written = io.BytesIO()
+    archive.export_lab(written)
+
+    def other_photo_and_a_broken_row(manifest, members):
+        members[f"media/{name}"] = factories.photo_upload(color="red").read()
+        _row_breaking_a_rule(manifest, members)
+
+    path = tmp_path / "lab.zip"
+    path.write_bytes(_rewritten(written.getvalue(), other_photo_and_a_broken_row))
+
+    with pytest.raises(CommandError, match=re.escape("Nothing was restored.")):
+        call_command("import_lab", str(path), "--replace")
+
+    assert default_storage.open(name, "rb").read() == before
+    assert Person.objects.get(slug="teng-ma").photo.name == name
