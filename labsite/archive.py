@@ -31,7 +31,7 @@ from django.apps import apps as global_apps
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group, User
 from django.core import serializers
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.management import call_command
@@ -39,7 +39,7 @@ from django.core.management.color import no_style
 from django.core.serializers import python as python_serializer
 from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import DEFAULT_DB_ALIAS, connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, models, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Q
 from simple_history.models import HistoricalChanges
@@ -418,19 +418,35 @@ def _write_rows(archive: Archive, state_apps: Any, say: Callable[[str], None]) -
     written = []
     for entry in archive.manifest["models"]:
         label = entry["model"]
+        rows = archive.rows[label]
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise ArchiveError(f"The rows of {label} in the archive are not a list of rows.")
         try:
             model = _model(state_apps, label)
-            objects = list(_deserialize(archive.rows[label], state_apps))
-        except (LookupError, DeserializationError, ValueError, TypeError) as error:
+            objects = list(_deserialize(rows, state_apps))
+        except (
+            LookupError,
+            DeserializationError,
+            FieldDoesNotExist,
+            ValueError,
+            TypeError,
+            AttributeError,
+        ) as error:
             raise ArchiveError(f"The rows of {label} cannot be restored: {error}") from None
-        if model._meta.label_lower == "auth.group":
-            for item in objects:  # migrate made the declared groups: matched by name
-                item.save()
-        else:
-            insert_rows(model, [item.object for item in objects], raw=True)
-            for item in objects:
-                for name, values in (item.m2m_data or {}).items():
-                    getattr(item.object, name).set(values)
+        try:
+            with transaction.atomic():  # so that a refused row leaves the restore's own
+                if model._meta.label_lower == "auth.group":
+                    for item in objects:  # migrate made the declared groups: by name
+                        item.save()
+                else:
+                    insert_rows(model, [item.object for item in objects], raw=True)
+                    for item in objects:
+                        for name, values in (item.m2m_data or {}).items():
+                            getattr(item.object, name).set(values)
+        except (DatabaseError, ValueError, TypeError) as error:
+            raise ArchiveError(
+                f"The rows of {label} do not fit this database's tables: {error}"
+            ) from None
         written.append(model)
         say(f"{label}: {len(objects):,} rows")
     with connection.cursor() as cursor:

@@ -183,6 +183,16 @@ def _row_breaking_a_rule(manifest, members):
     members["data/publications.authorship.json"] = json.dumps(rows).encode()
 
 
+def _unknown_field(manifest, members):
+    rows = json.loads(members["data/people.person.json"])
+    rows[0]["fields"]["bogus"] = 1
+    members["data/people.person.json"] = json.dumps(rows).encode()
+
+
+def _rows_not_a_list(manifest, members):
+    members["data/people.person.json"] = json.dumps({"rows": 1}).encode()
+
+
 def _damaged(data):
     """One byte of the publications' rows changed inside the ZIP (its CRC and checksum no
     longer match)."""
@@ -203,6 +213,14 @@ BAD_ARCHIVES = {
     "a newer schema": (
         lambda data: _rewritten(data, _newer_schema),
         "written by a newer labsite (its schema has publications.0099_from_the_future)",
+    ),
+    "a field this labsite does not know": (
+        lambda data: _rewritten(data, _unknown_field),
+        "The rows of people.person cannot be restored: Person has no field named 'bogus'.",
+    ),
+    "rows that are not rows": (
+        lambda data: _rewritten(data, _rows_not_a_list),
+        "The rows of people.person in the archive are not a list of rows.",
     ),
     "rows that do not fit": (
         lambda data: _rewritten(data, _row_breaking_a_rule),

@@ -28,7 +28,8 @@ class Command(BaseCommand):
         try:
             manifest = import_lab(archive, replace=replace, say=say)
         except (ArchiveError, OSError) as error:
-            raise CommandError(f"{error} Nothing was restored.") from None
+            reason = str(error) if str(error).endswith((".", "?", "!")) else f"{error}."
+            raise CommandError(f"{reason} Nothing was restored.") from None
         rows = sum(entry["rows"] for entry in manifest["models"])
         self.stdout.write(
             f"Restored {rows:,} rows and {len(manifest['media']):,} files from {archive} "
