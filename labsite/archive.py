@@ -28,6 +28,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from django.apps import apps as global_apps
+from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group, User
 from django.core import serializers
@@ -184,6 +185,7 @@ def read_archive(source: io.BufferedIOBase | str) -> Archive:
     try:
         with zipfile.ZipFile(source) as archive:
             manifest = _manifest(archive)
+            _check_sizes(archive, manifest)
             contents = {}
             for member, digest in manifest["sha256"].items():
                 data = archive.read(member)
@@ -280,6 +282,31 @@ def _folder_of(field: models.FileField) -> str:
     if callable(field.upload_to):  # e.g. pdf_upload_path: "<app>/pdf/<random>.pdf"
         return str(PurePosixPath(field.upload_to(field.model(), "x.pdf")).parent) + "/"
     return str(field.upload_to)
+
+
+def _check_sizes(archive: zipfile.ZipFile, manifest: dict[str, Any]) -> None:
+    """Refuse, before unpacking anything, members that would unpack past the settings'
+    bounds (`ARCHIVE_MAX_MEMBER_BYTES`, `ARCHIVE_MAX_TOTAL_BYTES`), as the ZIP directory
+    states them; reading stops at the stated size, so a member cannot grow past it."""
+    if not isinstance(manifest["sha256"], dict):
+        raise ArchiveError("The archive's manifest is incomplete.")
+    total = 0
+    for member in manifest["sha256"]:
+        try:
+            size = archive.getinfo(member).file_size
+        except KeyError:
+            raise ArchiveError(f"The archive lacks {member!r}, which its manifest lists.") from None
+        if size > settings.ARCHIVE_MAX_MEMBER_BYTES:
+            raise ArchiveError(
+                f"{member} in the archive unpacks to {size:,} bytes, more than a restore reads "
+                f"(ARCHIVE_MAX_MEMBER_BYTES is {settings.ARCHIVE_MAX_MEMBER_BYTES:,})."
+            )
+        total += size
+    if total > settings.ARCHIVE_MAX_TOTAL_BYTES:
+        raise ArchiveError(
+            f"The archive unpacks to {total:,} bytes, more than a restore reads "
+            f"(ARCHIVE_MAX_TOTAL_BYTES is {settings.ARCHIVE_MAX_TOTAL_BYTES:,})."
+        )
 
 
 def _manifest(archive: zipfile.ZipFile) -> dict[str, Any]:

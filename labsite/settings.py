@@ -131,6 +131,11 @@ AUTHENTICATION_BACKENDS = [
 # Failed logins: after AXES_FAILURE_LIMIT failures for one username from one address, that
 # pair is locked out until the cool-off has passed (never a permanent lock).
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+
+# A restore reads no archive member larger than this (a file of a few kilobytes can unpack
+# to gigabytes), nor more than the second in all: bytes, unpacked.
+ARCHIVE_MAX_MEMBER_BYTES = env.int("ARCHIVE_MAX_MEMBER_BYTES", default=200 * 1024 * 1024)
+ARCHIVE_MAX_TOTAL_BYTES = env.int("ARCHIVE_MAX_TOTAL_BYTES", default=4 * 1024 * 1024 * 1024)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True

@@ -162,7 +162,7 @@ def _rewritten(data, change, fit_checksums=True):
     if fit_checksums:
         manifest["sha256"] = {name: hashlib.sha256(members[name]).hexdigest() for name in members}
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as target:
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         for name, content in members.items():
             target.writestr(name, content)
         target.writestr("manifest.json", json.dumps(manifest))
@@ -429,3 +429,27 @@ def test_a_refused_restore_leaves_the_files_in_storage_byte_for_byte(demo, tmp_p
 
     assert default_storage.open(name, "rb").read() == before
     assert Person.objects.get(slug="teng-ma").photo.name == name
+
+
+@pytest.mark.django_db
+def test_a_member_that_unpacks_past_the_bound_is_refused_before_it_is_read(
+    demo, tmp_path, settings
+):
+    settings.ARCHIVE_MAX_MEMBER_BYTES = 10 * 1024 * 1024
+    written = io.BytesIO()
+    archive.export_lab(written)
+    _empty_the_database()
+
+    def a_bomb(manifest, members):  # 50 MB of zeros: about 50 KB in the ZIP
+        members["data/people.person.json"] = b"\0" * (50 * 1024 * 1024)
+
+    data = _rewritten(written.getvalue(), a_bomb)
+    path = tmp_path / "lab.zip"
+    path.write_bytes(data)
+
+    with pytest.raises(CommandError, match="unpacks to 52,428,800 bytes") as refused:
+        call_command("import_lab", str(path))
+
+    assert len(data) < 1024 * 1024
+    assert str(refused.value).endswith("Nothing was restored.")
+    assert not Person.objects.exists()
