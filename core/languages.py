@@ -129,3 +129,37 @@ def _setter(name, field):
         setattr(obj, to_attribute(name, field.languages[0]), value)
 
     return set_primary
+
+
+def keep_texts_on_rollback(app_label: str, language: str = "zh_hans", moved_back=()):
+    """The reverse of a migration that added `language`'s columns to `app_label`'s models
+    (a RunPython placed last, so it runs first when rolling back): it refuses, naming what
+    would be lost, while any of those columns holds text, since dropping them would delete
+    it. `moved_back` names texts the migration's own reversal moves into the old column
+    where the English one is empty: only rows with both are counted. Forwards: nothing."""
+
+    def check(apps, schema_editor):
+        from django.core.management.base import CommandError
+
+        held = []
+        for model in apps.get_app_config(app_label).get_models():
+            if model._meta.model_name.startswith("historical"):
+                continue  # the history's copies go with the rows they copy
+            for field in model._meta.concrete_fields:
+                if field.name.endswith(f"_{language}"):
+                    rows = model._default_manager.exclude(**{field.name: ""})
+                    base = field.name.removesuffix(f"_{language}")
+                    if base in moved_back:
+                        rows = rows.exclude(**{f"{base}_en": ""})
+                    count = rows.count()
+                    if count:
+                        held.append(f"{count} {model._meta.verbose_name_plural} ({field.name})")
+        if held:
+            raise CommandError(
+                f"Rolling back would delete the texts entered in {language}: "
+                + ", ".join(held)
+                + ". Archive the lab first (manage.py export_lab), or clear those texts; "
+                "nothing was rolled back in this app."
+            )
+
+    return check

@@ -3,6 +3,8 @@
 import django.core.validators
 from django.db import migrations, models
 
+import core.languages
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -303,5 +305,9 @@ class Migration(migrations.Migration):
                 help_text="Markdown, a sentence or two, shown above the section's items.",
                 validators=[django.core.validators.MaxLengthValidator(1000)],
             ),
+        ),
+        # Rolling back drops the Chinese columns: refused while any holds text.
+        migrations.RunPython(
+            migrations.RunPython.noop, core.languages.keep_texts_on_rollback("people")
         ),
     ]

@@ -4,6 +4,8 @@ Chinese one, where it belongs (back again on reversal)."""
 
 from django.db import migrations, models
 
+import core.languages
+
 from core.markup import detect_language
 
 MOVED = [("Talk", "title"), ("Award", "name")]
@@ -78,4 +80,11 @@ class Migration(migrations.Migration):
             name="talk", options={"ordering": ["-date", "title_en", "title_zh_hans"]}
         ),
         migrations.RunPython(move_chinese_text, move_back),
+        # Rolling back drops the Chinese columns: refused while any holds text.
+        migrations.RunPython(
+            migrations.RunPython.noop,
+            core.languages.keep_texts_on_rollback(
+                "talks", moved_back=[name for _model, name in MOVED]
+            ),
+        ),
     ]

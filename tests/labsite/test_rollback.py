@@ -1,0 +1,37 @@
+"""Rolling back the migrations that made texts bilingual, as README's upgrade section
+describes, refuses while Chinese texts are held, rather than deleting them."""
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from people.models import Person
+from tests import factories
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_rollback_that_would_drop_chinese_texts_refuses_and_keeps_them():
+    person = factories.PersonFactory(name="Teng Ma", slug="teng-ma")
+    person.bio_zh_hans = "马腾的简介。"
+    person.save()
+    factories.TalkFactory(title="A Talk", title_zh_hans="一个报告")
+
+    try:
+        with pytest.raises(CommandError, match="delete the texts entered in zh_hans") as refused:
+            call_command("migrate", "people", "0012", verbosity=0)
+    finally:
+        call_command("migrate", verbosity=0)
+
+    assert "1 people (bio_zh_hans)" in str(refused.value)
+    assert Person.objects.get(slug="teng-ma").bio_zh_hans == "马腾的简介。"
+
+
+def test_a_rollback_with_no_chinese_text_goes_through():
+    factories.PersonFactory(name="Teng Ma", slug="teng-ma")
+
+    try:
+        call_command("migrate", "people", "0012", verbosity=0)
+    finally:
+        call_command("migrate", verbosity=0)
+
+    assert Person.objects.get(slug="teng-ma").name == "Teng Ma"
