@@ -35,3 +35,26 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def lab_admin_page(browser, live_server):
+    """A 1,280 px browser page signed in as a lab admin (the "Lab admin" group, not a
+    superuser)."""
+    from django.contrib.auth.models import Group
+
+    from tests import factories
+
+    user = factories.UserFactory(username="labadmin", is_staff=True)
+    user.set_password("a long test password")
+    user.save()
+    user.groups.add(Group.objects.get(name="Lab admin"))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(live_server.url + "/admin/login/")
+    page.fill("#id_username", "labadmin")
+    page.fill("#id_password", "a long test password")
+    page.click("input[type=submit]")
+    yield page
+    context.close()

@@ -8,7 +8,6 @@ on which they are co-first. Every change page the test uses fits a 1,280 px wind
 """
 
 import pytest
-from django.contrib.auth.models import Group
 
 from people.models import Person
 from publications.models import Publication
@@ -60,25 +59,14 @@ class Hands:
 
 
 @pytest.fixture
-def lab_admin_page(browser, live_server):
-    user = factories.UserFactory(username="labadmin", is_staff=True)
-    user.set_password("a long test password")
-    user.save()
-    user.groups.add(Group.objects.get(name="Lab admin"))
-    factories.VenueFactory(short_name="EuroSys", name="European Conference on Computer Systems")
-    context = browser.new_context(viewport={"width": WINDOW, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(live_server.url + "/admin/login/")
-    page.fill("#id_username", "labadmin")
-    page.fill("#id_password", "a long test password")
-    page.click("input[type=submit]")
-    yield page
-    context.close()
+def venue():
+    return factories.VenueFactory(
+        short_name="EuroSys", name="European Conference on Computer Systems"
+    )
 
 
 def test_a_lab_admin_enters_a_member_and_the_profile_says_only_what_was_given(
-    lab_admin_page, live_server
+    lab_admin_page, live_server, venue
 ):
     page, hands, widths = lab_admin_page, Hands(lab_admin_page), {}
     base = live_server.url

@@ -5,10 +5,8 @@ value for that field, confirms, and finds the papers with their roles and links.
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group
 
 from publications.models import Publication
-from tests import factories
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,25 +23,8 @@ TWICE = """
 SHOTS = Path("/tmp")
 
 
-@pytest.fixture
-def admin_page(browser, live_server):
-    user = factories.UserFactory(username="labadmin", is_staff=True)
-    user.set_password("a long test password")
-    user.save()
-    user.groups.add(Group.objects.get(name="Lab admin"))
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.goto(live_server.url + "/admin/login/")
-    page.fill("#id_username", "labadmin")
-    page.fill("#id_password", "a long test password")
-    page.click("input[type=submit]")
-    yield page
-    context.close()
-
-
-def test_a_pasted_real_file_is_previewed_picked_and_imported(admin_page, live_server):
-    page = admin_page
+def test_a_pasted_real_file_is_previewed_picked_and_imported(lab_admin_page, live_server):
+    page = lab_admin_page
     page.goto(live_server.url + "/admin/publications/publication/import/")
     page.fill("#id_bibtex", REAL.read_text(encoding="utf-8") + TWICE)
     page.click("input[type=submit][value=Preview]")
