@@ -14,8 +14,8 @@ from django.contrib.auth.models import Group
 from django.db.models import Q
 from django.utils.functional import lazy
 
-from core.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
-from people.models import LabSettings
+from lab.groups import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
+from lab.models import LabSettings
 
 User = get_user_model()
 

@@ -8,12 +8,6 @@ class LabsiteConfig(AppConfig):
     verbose_name = _("Lab site")
 
     def ready(self):
-        from core.roles import sync_groups
-
-        # Sent once per app after every migrate (and after a test's table flush); the last
-        # call, once every app's permissions exist, leaves the roles exactly as declared.
-        post_migrate.connect(sync_groups, dispatch_uid="labsite-sync-groups")
-
         from core.bulk import rows_inserted
         from labsite import page_cache
 

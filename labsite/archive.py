@@ -54,8 +54,13 @@ FORMAT = "labsite-archive"
 VERSION = 1
 # Rows that refer to these refer by natural key; groups are matched by name on restore.
 BY_NATURAL_KEY = {"auth.group", "auth.user", "admin.logentry"}
-# A site makes its settings row on its first page: the archive's replaces it.
-SINGLETONS = {"people.labsettings", "people.historicallabsettings"}
+# A site makes its settings row on its first page: the archive's replaces it. (Archives
+# written before lab 0001 name the settings under people.)
+SINGLETONS = {
+    f"{app}.{model}"
+    for app in ("lab", "people")
+    for model in ("labsettings", "historicallabsettings")
+}
 
 
 class ArchiveError(Exception):

@@ -1,7 +1,7 @@
 from django.utils.functional import SimpleLazyObject
 
+from lab.models import LabSettings
 from labsite.i18n import alternates
-from people.models import LabSettings
 
 # The WSGI environ key `export_static` sets on its requests: the page as the static copy
 # shows it. Not an HTTP header, so no visitor can send it.

@@ -40,9 +40,11 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "simple_history",
     "axes",
-    # The layers, bottom up: building blocks, then the apps (each may use those before
-    # it), then the site (settings, URLs, pages composing the apps, sitemaps, the demo).
+    # The layers, bottom up: building blocks, what every app shares (lab settings, editing
+    # roles, the admin base), then the apps (each may use those before it), then the site
+    # (settings, URLs, pages composing the apps, sitemaps, the demo).
     "core",
+    "lab",
     "people",
     "publications",
     "talks",

@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from core.names import initials
-from people.models import LabSettings
+from lab.models import LabSettings
 
 
 @require_GET

@@ -13,8 +13,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from people.admin import ProjectAdmin
-from people.editing import (
+from lab.editing import (
     KeepMemberFormSet,
     LabModelAdmin,
     MemberRowsInline,
@@ -23,6 +22,7 @@ from people.editing import (
     member_filter,
     member_person,
 )
+from people.admin import ProjectAdmin
 from people.models import Person, split_name
 from publications import importing
 from publications.authors import LIST, author_list

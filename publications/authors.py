@@ -14,7 +14,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from people.models import LabSettings, Person
+from lab.models import LabSettings
+from people.models import Person
 from publications import roles as authorship_roles
 from publications.models import Publication
 

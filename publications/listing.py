@@ -33,7 +33,8 @@ from django.urls import get_script_prefix
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from people.models import LabSettings, Person
+from lab.models import LabSettings
+from people.models import Person
 from publications.authors import LIST, PROFILE, author_list, markers
 from publications.models import Authorship, Publication, Venue, new_listing_stamp
 

@@ -6,7 +6,8 @@ from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from people.models import LabSettings, Person
+from lab.models import LabSettings
+from people.models import Person
 from publications import figures
 from publications import roles as authorship_roles
 from publications.authors import merge_legends

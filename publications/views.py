@@ -17,7 +17,8 @@ from django.views.generic import DetailView, ListView
 from core.documents import serve_pdf
 from core.partial_dates import years
 from core.weblinks import is_web_url
-from people.models import LabSettings, Person
+from lab.models import LabSettings
+from people.models import Person
 from publications import listing, roles
 from publications.authors import DETAIL, FEED, LIST, PROFILE, author_list, merge_legends
 from publications.exports import FORMATS, roles_note, to_bibtex

@@ -4,14 +4,14 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
-from people.admin import ProjectAdmin
-from people.editing import (
+from lab.editing import (
     LabModelAdmin,
     MemberRowsInline,
     MemberWorkInline,
     YearFilter,
     member_filter,
 )
+from people.admin import ProjectAdmin
 from talks.models import Award, ProjectTalk, Recipient, Speaker, Talk
 
 

@@ -10,7 +10,8 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.utils import translation
 
-from people.models import forget_loaded_settings
+from core import content
+from lab.models import forget_loaded_settings
 from tests.factories import PersonFactory
 
 
@@ -78,9 +79,6 @@ def cast(db):
     return {"admin": admin_user, "owner": owner, "other": other, "anonymous": None}
 
 
-DEMO_APPS = ["labsite", "people", "publications", "talks"]
-
-
 @pytest.fixture(scope="session")
 def _demo_rows(django_db_setup, django_db_blocker):
     """The demo lab as serialized rows (history included), built once per test run by
@@ -88,7 +86,8 @@ def _demo_rows(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), transaction.atomic():
         call_command("load_demo", stdout=io.StringIO())
         out = io.StringIO()
-        call_command("dumpdata", *DEMO_APPS, format="json", stdout=out)
+        apps = [config.label for config in content.content_apps()]
+        call_command("dumpdata", *apps, format="json", stdout=out)
         transaction.set_rollback(True)
     return out.getvalue()
 

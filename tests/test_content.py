@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group
 
 from core import content
-from core.roles import LAB_ADMIN_GROUP, sync_groups
+from lab.groups import LAB_ADMIN_GROUP, sync_groups
 from labsite import archive, i18n, page_cache
 from publications.models import ImportBatch, Publication
 

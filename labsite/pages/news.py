@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.generic import ListView
 
 from core.markup import render_inline_markdown
-from people.models import LabSettings, NewsItem
+from lab.models import LabSettings
+from people.models import NewsItem
 
 
 class NewsView(ListView):

@@ -9,9 +9,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
 from core.weblinks import is_web_url
+from lab.models import LabSettings
 from people.models import (
     Education,
-    LabSettings,
     NewsItem,
     Person,
     Project,

@@ -1,7 +1,6 @@
-"""Lab members, their public profile, the sections of that profile they own, news, and the
-lab's settings: one module a subject, every model importable from `people.models`."""
+"""Lab members, their public profile, the sections of that profile they own, and news: one
+module a subject, every model importable from `people.models`."""
 
-from people.models.lab_settings import LabSettings, forget_loaded_settings
 from people.models.news import NewsItem, NewsItemQuerySet
 from people.models.person import (
     INTERESTS_MAX_LENGTH,
@@ -33,7 +32,6 @@ __all__ = [
     "Education",
     "Experience",
     "ExtraSection",
-    "LabSettings",
     "Link",
     "NewsItem",
     "NewsItemQuerySet",
@@ -46,7 +44,6 @@ __all__ = [
     "SectionIntroduction",
     "Service",
     "Writing",
-    "forget_loaded_settings",
     "normalize_name",
     "split_name",
 ]

@@ -18,6 +18,7 @@ from core.identifiers import OrcidField
 from core.languages import translated
 from core.names import initials
 from core.partial_dates import PartialDateField, format_range, has_ended
+from lab.models import MemberRole
 
 PHOTO_SIZES = (480, 192)  # profile header and team card, both at twice their CSS size
 
@@ -64,16 +65,7 @@ INTERESTS_MAX_LENGTH = 1000
 
 
 class Person(models.Model):
-    class Role(models.TextChoices):
-        PI = "pi", _("Principal investigator")
-        FACULTY = "faculty", _("Faculty")
-        STAFF = "staff", _("Research staff")
-        POSTDOC = "postdoc", _("Postdoc")
-        PHD = "phd", _("PhD student")
-        MASTERS = "masters", _("Master's student")
-        UNDERGRAD = "undergrad", _("Undergraduate")
-        INTERN = "intern", _("Intern")
-        VISITOR = "visitor", _("Visitor")
+    Role = MemberRole
 
     name = models.CharField(
         max_length=200,

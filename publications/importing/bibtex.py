@@ -16,7 +16,7 @@ from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, E
 
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
-from people.models import LabSettings
+from lab.models import LabSettings
 from publications.importing import bibtex_fields as fields_of
 from publications.importing.latex import LatexDecoder
 from publications.importing.records import (

@@ -30,7 +30,7 @@ def contact_email() -> str:
     contact address."""
     if settings.CONTACT_EMAIL:
         return settings.CONTACT_EMAIL
-    from people.models import LabSettings
+    from lab.models import LabSettings
 
     return LabSettings.load().contact_email
 

@@ -71,7 +71,7 @@ def test_pages_and_admin_report_no_csp_violation(browser, live_server, lab):
         "/admin/publications/publication/import/",
         f"/admin/talks/talk/{lab['talk'].pk}/change/",
         "/admin/auth/user/",
-        "/admin/people/labsettings/1/change/",
+        "/admin/lab/labsettings/1/change/",
     ]
     for url in admin_pages:
         violations[url] = _visit(page, base + url)

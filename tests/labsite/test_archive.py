@@ -15,8 +15,9 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from core.history import deleted_records, restore
+from lab.models import LabSettings, forget_loaded_settings
 from labsite import archive
-from people.models import LabSettings, Person, forget_loaded_settings
+from people.models import Person
 from publications import listing
 from publications.authors import PROFILE
 from publications.exports import FORMATS

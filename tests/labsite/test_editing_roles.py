@@ -1,11 +1,11 @@
-"""The editing roles hold exactly the permissions core.roles.groups() declares, after every
+"""The editing roles hold exactly the permissions lab.groups.groups() declares, after every
 migrate: a permission ticked by hand on a group is undone, a missing group comes back."""
 
 import pytest
 from django.contrib.auth.models import Group, Permission
 from django.core.management import call_command
 
-from core.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP, groups
+from lab.groups import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP, groups
 
 pytestmark = pytest.mark.django_db
 

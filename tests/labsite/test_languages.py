@@ -9,9 +9,10 @@ from django.db import connection
 from django.template.base import Lexer, TokenType
 from django.test.utils import CaptureQueriesContext
 
+from lab.models import LabSettings
 from labsite import catalogs
 from labsite.i18n import model_texts
-from people.models import LabSettings, Person
+from people.models import Person
 from talks.models import Talk
 from tests import factories
 from tests.admin_forms import form_data

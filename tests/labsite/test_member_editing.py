@@ -3,7 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from people.models import LabSettings, Person
+from lab.models import LabSettings
+from people.models import Person
 from publications.models import Publication
 from talks.models import Award, Talk
 from tests import factories

@@ -12,8 +12,9 @@ from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
 
+from lab.models import LabSettings
 from labsite import archive
-from people.models import LabSettings, Person
+from people.models import Person
 from tests import factories
 from tests.admin_forms import form_data
 

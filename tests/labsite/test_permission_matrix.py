@@ -10,7 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from people.models import LabSettings, Person
+from lab.models import LabSettings
+from people.models import Person
 from tests import factories
 from tests.admin_forms import form_data
 
@@ -73,7 +74,7 @@ APPS = {
     "talk": "talks",
     "award": "talks",
     "venue": "publications",
-    "labsettings": "people",
+    "labsettings": "lab",
 }
 
 

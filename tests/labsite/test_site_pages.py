@@ -6,7 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from PIL import Image
 
-from people.models import LabSettings
+from lab.models import LabSettings
 from tests import factories
 from tests.admin_forms import form_data
 
@@ -64,14 +64,14 @@ def test_sitemap_lists_published_profiles_only(client):
 
 
 def test_lab_settings_admin_opens_the_single_row(admin_client):
-    response = admin_client.get("/admin/people/labsettings/")
+    response = admin_client.get("/admin/lab/labsettings/")
 
     assert response.status_code == 302
-    assert response["Location"] == "/admin/people/labsettings/1/change/"
+    assert response["Location"] == "/admin/lab/labsettings/1/change/"
 
 
 def test_lab_settings_refuse_unknown_role_codes(admin_client):
-    url = "/admin/people/labsettings/1/change/"
+    url = "/admin/lab/labsettings/1/change/"
     LabSettings.load()
     response = admin_client.post(url, form_data(admin_client.get(url), team_role_order="pi,boss"))
 
@@ -115,7 +115,7 @@ def test_publication_feed_prints_authors_with_the_one_renderer(client):
 def test_lab_logo_upload_is_reencoded_and_shown_in_the_header(admin_client, client):
     buffer = io.BytesIO()
     Image.new("RGBA", (1200, 400), (10, 80, 160, 255)).save(buffer, "PNG")
-    url = "/admin/people/labsettings/1/change/"
+    url = "/admin/lab/labsettings/1/change/"
     LabSettings.load()
     logo = SimpleUploadedFile("logo.png", buffer.getvalue() + b"<script>x</script>")
 
@@ -131,7 +131,7 @@ def test_lab_logo_upload_is_reencoded_and_shown_in_the_header(admin_client, clie
 
 
 def test_lab_logo_refuses_svg(admin_client):
-    url = "/admin/people/labsettings/1/change/"
+    url = "/admin/lab/labsettings/1/change/"
     LabSettings.load()
     svg = SimpleUploadedFile("logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"/>')
 

@@ -12,8 +12,9 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+from lab.models import forget_loaded_settings
 from labsite.static_site import START, export_static
-from people.models import Person, forget_loaded_settings
+from people.models import Person
 from publications.models import Publication
 from tests import factories
 

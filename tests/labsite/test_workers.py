@@ -20,7 +20,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from people.models import LabSettings, Person
+from lab.models import LabSettings
+from people.models import Person
 from tests import factories
 
 pytestmark = pytest.mark.django_db(transaction=True)

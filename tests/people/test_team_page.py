@@ -2,7 +2,7 @@ import datetime
 
 import pytest
 
-from people.models import LabSettings
+from lab.models import LabSettings
 from tests import factories
 from tests.admin_forms import form_data
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from people.models import LabSettings
+from lab.models import LabSettings
 from publications.authors import DETAIL, EXPORT, FEED, LIST, PROFILE, author_list
 from publications.models import Publication
 from tests.factories import PersonFactory, authored

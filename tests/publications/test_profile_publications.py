@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from people.models import LabSettings
+from lab.models import LabSettings
 from publications.figures import h_index
 from tests.factories import PersonFactory, VenueFactory, authored
 

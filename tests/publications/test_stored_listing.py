@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from people.models import LabSettings
+from lab.models import LabSettings
 from publications import listing
 from publications.authors import PROFILE
 from publications.models import Authorship, Publication

@@ -16,7 +16,8 @@ from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.urls import URLResolver
 
-from people.models import LabSettings, Person
+from lab.models import LabSettings
+from people.models import Person
 from publications.models import ImportBatch
 from tests import factories
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.test import Client
 
-from people.models import LabSettings
+from lab.models import LabSettings
 from tests import factories
 from tests.admin_forms import form_data
 

@@ -7,8 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from core.languages import columns_given
+from lab.models import LabSettings
 from people import models as people
-from people.models import LabSettings
 from publications import importing
 from publications.models import Authorship, Publication, Venue
 from talks.models import Award, Recipient, Speaker, Talk

@@ -15,7 +15,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from core.roles import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
+from lab.groups import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
 from people.models import Person
 
 # Mail backends that only print or drop messages: the printed link is the delivery then.

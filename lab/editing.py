@@ -19,14 +19,14 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from core import history
 from core.partial_dates import years
-from core.roles import is_lab_admin
-from people.models import Person
+from lab.groups import is_lab_admin
 
 
 def member_person(user):
-    """The Person a logged-in member edits as, or None (cached on the user)."""
+    """The person (`people.Person`, linked to the account as `user.person`) a logged-in
+    member edits as, or None (cached on the user; one query the first time)."""
     if not hasattr(user, "_member_person"):
-        user._member_person = Person.objects.filter(user_id=user.pk).first() if user.pk else None
+        user._member_person = getattr(user, "person", None) if user.pk else None
     return user._member_person
 
 
@@ -98,7 +98,8 @@ class LabModelAdmin(SimpleHistoryAdmin):
         """A member files rows they own under themselves and no one else."""
         if db_field.name == self.owner_lookup == "person" and self.is_member_editor(request):
             person = member_person(request.user)
-            kwargs["queryset"] = Person.objects.filter(pk=person.pk if person else None)
+            people = db_field.related_model.objects
+            kwargs["queryset"] = people.filter(pk=person.pk if person else None)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_autocomplete_fields(self, request):
@@ -330,8 +331,11 @@ def member_filter(rows):
 
         def lookups(self, request, model_admin):
             row_model = model_admin.model._meta.get_field(rows).related_model
-            related_name = row_model._meta.get_field("person").remote_field.related_name
-            people = Person.objects.filter(**{f"{related_name}__isnull": False}).distinct()
+            person_field = row_model._meta.get_field("person")
+            related_name = person_field.remote_field.related_name
+            people = person_field.related_model.objects.filter(
+                **{f"{related_name}__isnull": False}
+            ).distinct()
             return [(p.slug, p.name) for p in people.order_by("name")]
 
         def queryset(self, request, queryset):

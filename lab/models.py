@@ -1,5 +1,5 @@
-"""The lab's settings: one row every app reads (the lab's name, the team page's order,
-the author-list style and markers)."""
+"""What every app of the lab reads: the lab's settings (one row: the lab's name, the team
+page's order, the author-list style and markers) and the roles a member holds in the lab."""
 
 from asgiref.local import Local
 from django.core.exceptions import ValidationError
@@ -10,9 +10,6 @@ from simple_history.models import HistoricalRecords
 
 from core import images
 from core.languages import translated
-from people.models.person import Person
-
-# ---------------------------------------------------------------- the lab's settings
 
 # The settings read in this request (or command); a new request reads them again.
 _loaded = Local()
@@ -23,6 +20,21 @@ def forget_loaded_settings(**kwargs):
 
 
 request_started.connect(forget_loaded_settings, dispatch_uid="labsite-forget-settings")
+
+
+class MemberRole(models.TextChoices):
+    """A member's role in the lab (`people.Person.role`), which the team page groups by in
+    the order the settings give."""
+
+    PI = "pi", _("Principal investigator")
+    FACULTY = "faculty", _("Faculty")
+    STAFF = "staff", _("Research staff")
+    POSTDOC = "postdoc", _("Postdoc")
+    PHD = "phd", _("PhD student")
+    MASTERS = "masters", _("Master's student")
+    UNDERGRAD = "undergrad", _("Undergraduate")
+    INTERN = "intern", _("Intern")
+    VISITOR = "visitor", _("Visitor")
 
 
 class LabSettings(models.Model):
@@ -53,9 +65,9 @@ class LabSettings(models.Model):
     team_role_order = models.CharField(
         max_length=300,
         blank=True,
-        default=",".join(Person.Role.values),
+        default=",".join(MemberRole.values),
         help_text="Order of the groups on the team page, as comma-separated role codes: "
-        + ", ".join(f"{value} ({label})" for value, label in Person.Role.choices)
+        + ", ".join(f"{value} ({label})" for value, label in MemberRole.choices)
         + ". Roles left out follow in that default order.",
     )
 
@@ -132,7 +144,7 @@ class LabSettings(models.Model):
 
     def clean(self):
         codes = [code.strip() for code in self.team_role_order.split(",") if code.strip()]
-        unknown = [code for code in codes if code not in Person.Role.values]
+        unknown = [code for code in codes if code not in MemberRole.values]
         if unknown:
             raise ValidationError(
                 {"team_role_order": f"Unknown role code(s): {', '.join(unknown)}."}
@@ -154,5 +166,5 @@ class LabSettings(models.Model):
 
     def role_order(self):
         """Every role, in the order the team page groups them."""
-        listed = [c for c in self.team_role_order.split(",") if c in Person.Role.values]
-        return listed + [code for code in Person.Role.values if code not in listed]
+        listed = [c for c in self.team_role_order.split(",") if c in MemberRole.values]
+        return listed + [code for code in MemberRole.values if code not in listed]

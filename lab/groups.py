@@ -4,7 +4,7 @@
 (core/content.py): after every `migrate`, `sync_groups` makes both groups hold exactly these
 (a new model's permissions reach the roles with the migration that adds it; a permission
 ticked by hand on a group is undone).
-The admin then narrows what a member may do to the rows they own (people/editing.py).
+The admin then narrows what a member may do to the rows they own (lab/editing.py).
 """
 
 from django.db.models import Q
