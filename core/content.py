@@ -12,18 +12,32 @@ An app that holds content says so on its AppConfig, with its exceptions:
 Every model of such an app is then *content* (changing it changes pages; it is backed up;
 lab admins may do everything with it; members what `member_permissions` says), its
 django-simple-history twin *history* (backed up with the history), and each model named in
-`transient_models` *transient* (shown in the admin, nowhere else). Models of other apps
-(accounts, sessions, the admin's log) are no content.
+`transient_models` *transient* (kept for the site's own work, never backed up; an app that
+holds no content may name its own models so too). Models of other apps (accounts, sessions,
+the admin's log) are no content.
 """
 
+from pathlib import Path
 from typing import Any
 
 from django.apps import AppConfig
 from django.apps import apps as global_apps
+from django.conf import settings
 from django.db.models import Model
 
 CONTENT, HISTORY, TRANSIENT = "content", "history", "transient"
 ALL = ("add", "change", "delete", "view")
+
+
+def project_apps() -> list[AppConfig]:
+    """This project's own apps (not Django's, nor installed packages'), in INSTALLED_APPS
+    order: the layers, bottom up."""
+    root = Path(settings.BASE_DIR).resolve()
+    return [
+        config
+        for config in global_apps.get_app_configs()
+        if Path(config.path).resolve().is_relative_to(root) and "site-packages" not in config.path
+    ]
 
 
 def content_apps(apps: Any = global_apps) -> list[AppConfig]:
@@ -39,12 +53,12 @@ def content_apps(apps: Any = global_apps) -> list[AppConfig]:
 def kind(model: type[Model]) -> str | None:
     """CONTENT, HISTORY or TRANSIENT for a model of an app that holds content, else None."""
     config = global_apps.app_configs.get(model._meta.app_label)  # none for the migrations'
+    if model._meta.model_name in getattr(config, "transient_models", ()):
+        return TRANSIENT
     if not getattr(config, "holds_content", False):
         return None
     if hasattr(model, "instance_type"):  # django-simple-history's history rows
         return HISTORY
-    if model._meta.model_name in getattr(config, "transient_models", ()):
-        return TRANSIENT
     return CONTENT
 
 

@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 class LabsiteConfig(AppConfig):
     name = "labsite"
     verbose_name = _("Lab site")
+    # core/content.py: the site's own bookkeeping, not content (never backed up or edited)
+    transient_models = ("contentversion",)
 
     def ready(self):
         from core.bulk import rows_inserted

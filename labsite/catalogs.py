@@ -19,10 +19,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation.template import templatize
 
+from core import content
 from labsite.i18n import model_texts
 
 BASE = Path(settings.BASE_DIR)
-APPS = ["core", "people", "publications", "talks", "labsite"]
 TEMPLATES = BASE / "templates"
 # The admin's own templates extend Django's (translated by Django); these are the site's.
 PUBLIC_TEMPLATES = [p for p in TEMPLATES.rglob("*.html") if "admin" not in p.parts]
@@ -78,8 +78,8 @@ def python_messages(path: Path) -> Iterator[tuple[int, str, object, str | None]]
 def sources() -> Iterator[tuple[Path, Iterator]]:
     for path in sorted(PUBLIC_TEMPLATES) + sorted((TEMPLATES / "admin").rglob("*.html")):
         yield path, template_messages(path)
-    for app in APPS:
-        for path in sorted((BASE / app).rglob("*.py")):
+    for app in content.project_apps():
+        for path in sorted(Path(app.path).rglob("*.py")):
             if "migrations" not in path.parts:
                 yield path, python_messages(path)
 

@@ -1,11 +1,13 @@
 """Public pages served whole from the cache to anonymous visitors until the content changes.
 
 Every save, delete or link change in the content apps moves the *content version*, a number
-kept in the shared cache (imports, restores, reverts and settings edits are saves too, or
-say so themselves). A page is stored under the version it was built at, so as soon as the
-version moves every worker builds and serves a fresh page, and the old entries age out.
-A stored page carries its gzip form and its ETag, made once when it is stored: a visitor
-gets the compressed page, or "304 Not Modified" when they already have it.
+kept in the database beside the content (labsite.models.ContentVersion), inside the change's
+own transaction (imports, restores, reverts and settings edits are saves too, or say so
+themselves). A page is stored under the version it was built at, and a request reads the
+version first (one read of one row), so from the moment a change commits every worker
+builds and serves a fresh page, and the old entries age out. A stored page carries its gzip
+form and its ETag, made once when it is stored: a visitor gets the compressed page, or
+"304 Not Modified" when they already have it.
 
 A page is stored under the query its view reads (the view's `query_parameters`), so no
 visitor can make a page be built and stored again by adding to its address: a request naming
@@ -15,9 +17,11 @@ Editors are never served from the cache (a session cookie bypasses it), nor is t
 the account pages, the health check, a page holding a CSRF token, or anything but a plain
 200 answer that sets no cookie.
 
-When the cache does not answer (its server is down or restarting), visitors are served
-pages built afresh, and a change is refused (labsite.outages) rather than saved without
-moving the version: once the cache answered again, it could serve pages from before it.
+No save depends on the cache: while it does not answer, visitors are served pages built
+afresh, and changes are saved as ever; the version they move is in the database, so once the
+cache answers again nothing stored before them is served. While the database does not
+answer, pages stored under the version last read are still served (nothing can change
+meanwhile), and every other request gets the outage page (labsite.outages).
 """
 
 import gzip
@@ -30,17 +34,22 @@ from urllib.parse import parse_qsl, urlencode
 from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.wsgi import get_path_info
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.db.models import F
 from django.http import HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve
 from django.utils import translation
 
 from core import content
 from labsite.context_processors import STATIC_EXPORT_KEY
-from labsite.outages import CacheUnavailable
+from labsite.models import ContentVersion
+from labsite.outages import outage_response
 
-VERSION_KEY = "labsite:content-version"
 PAGE_TIMEOUT = 24 * 3600  # entries of past versions are never read again; they age out
+# The version this site read last, kept in the cache for a worker started while the
+# database does not answer.
+LAST_VERSION_KEY = "labsite:last-content-version"
+DATABASE_RETRY = 5  # seconds a worker serves the version it read last before asking again
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _COMPRESSIBLE = re.compile(r"^(text/|application/(json|xml|rss\+xml|atom\+xml|x-bibtex|vnd\.))")
 # Not part of what a page says, or set again for each answer.
@@ -50,47 +59,57 @@ logger = logging.getLogger(__name__)
 
 
 def content_version():
-    """The current content version (one cache read). A cache that lost it starts a new one
-    from the clock, so no page stored under an earlier number can be served again."""
-    version = cache.get(VERSION_KEY)
-    if version is None:
-        cache.add(VERSION_KEY, time.time_ns(), None)
-        version = cache.get(VERSION_KEY)
-    return version
+    """The current content version, as this request's transaction sees it: one read of its
+    row (and a first write when the table is new or was emptied, from the clock, so that no
+    number stored before can come back)."""
+    table = connection.ops.quote_name(ContentVersion._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT number FROM {table} WHERE id = 1")
+        row = cursor.fetchone()
+    _forget_move(connection)
+    if row is None:
+        return _start_version(DEFAULT_DB_ALIAS)
+    return row[0]
 
 
-def _move_version():
-    try:
-        try:
-            cache.incr(VERSION_KEY)
-        except ValueError:  # not in the cache (evicted, or never read)
-            cache.set(VERSION_KEY, time.time_ns(), None)
-    except Exception as error:  # the cache server's own errors, whichever backend
-        raise CacheUnavailable(f"The cache does not answer ({error!r}).") from error
+def _start_version(using):
+    start = {"number": time.time_ns()}
+    return ContentVersion.objects.using(using).get_or_create(pk=1, defaults=start)[0].number
 
 
-def _move_version_after_commit():
-    # The change is saved and the version moved once already, inside its transaction.
-    try:
-        _move_version()
-    except CacheUnavailable:
-        logger.exception("A saved change could not move the content version again")
+def _moved():
+    """Stands among a transaction's commit hooks for "this transaction has moved the
+    version": a rollback (of the transaction, or of the savepoint it was added in) drops
+    it with the move it stands for."""
 
 
-def content_changed(sender=None, **kwargs):
+def _forget_move(connection):
+    # A page read the version inside this transaction: its next change moves it again.
+    if connection.in_atomic_block:
+        connection.run_on_commit = [h for h in connection.run_on_commit if h[1] is not _moved]
+
+
+def content_changed(sender=None, using=DEFAULT_DB_ALIAS, **kwargs):
     """Signal receiver (and a call for writes that send no signal, such as bulk inserts):
-    the public pages are out of date. The version moves now, for this process and its
-    transaction, and again once the transaction commits, so that no other worker keeps a
-    page it built from the rows as they were before the commit."""
+    the public pages are out of date. Moves the version in the change's own transaction,
+    once however many rows the transaction changes."""
     if sender is not None and not content.is_content(sender):
         return
-    _move_version()
-    transaction.on_commit(_move_version_after_commit)
+    connection = connections[using]
+    if connection.in_atomic_block:
+        if any(hook is _moved for _savepoints, hook, _robust in connection.run_on_commit):
+            return
+        transaction.on_commit(_moved, using=using)
+    moved = ContentVersion.objects.using(using).filter(pk=1).update(number=F("number") + 1)
+    if not moved:
+        _start_version(using)
 
 
-def schema_changed(**kwargs):
-    """post_migrate receiver: an upgrade may change what every page says."""
-    content_changed()
+def schema_changed(using=DEFAULT_DB_ALIAS, **kwargs):
+    """post_migrate receiver: an upgrade may change what every page says. (A migration
+    back past labsite's first leaves no version to move.)"""
+    if ContentVersion._meta.db_table in connections[using].introspection.table_names():
+        content_changed(using=using)
 
 
 class PublicPageCacheMiddleware:
@@ -113,6 +132,8 @@ class PublicPageCacheMiddleware:
         key, page = _stored_page(request.META)
         if page is not None:
             return _django_answer(request.META, page, "hit")
+        if _database_down():  # building the page would wait for it again
+            return outage_response("database")
         response = self.get_response(request)
         # A page holding a CSRF token is the visitor's own: shared, it would hand their
         # token to the next visitor (a visitor who already has the cookie is sent none).
@@ -150,12 +171,52 @@ class CachedPagesApp:
 def _stored_page(meta):
     """(the cache key of the page a request asks for, the page stored there or None), or
     (None, None) when the cache does not answer: the page is then built and not stored."""
+    version = _serving_version()
+    if version is None:
+        return None, None
     try:
-        key = page_key(meta, content_version())
+        key = page_key(meta, version)
         return key, cache.get(key)
     except Exception:  # the cache server's own errors, whichever backend
         _cache_unavailable()
         return None, None
+
+
+_last_version = None
+_ask_database_at = 0.0
+
+
+def _database_down():
+    """Whether the database did not answer this process's last read of the version, less
+    than DATABASE_RETRY seconds ago."""
+    return time.monotonic() < _ask_database_at
+
+
+def _serving_version():
+    """The content version pages are served at: read from the database, or, while it does
+    not answer (asked again every DATABASE_RETRY seconds), the version read last (by this
+    process, else by any: the cache keeps it), under which stored pages are still current."""
+    global _last_version, _ask_database_at
+    if not _database_down():
+        try:
+            version = content_version()
+        except DatabaseError:
+            _ask_database_at = time.monotonic() + DATABASE_RETRY
+            logger.warning("The database does not answer: only stored pages are served")
+        else:
+            if version != _last_version:
+                _last_version = version
+                try:
+                    cache.set(LAST_VERSION_KEY, version, None)
+                except Exception:
+                    _cache_unavailable()
+            return version
+    if _last_version is not None:
+        return _last_version
+    try:
+        return cache.get(LAST_VERSION_KEY)
+    except Exception:
+        return None
 
 
 _warned_at = -float(_WARN_EVERY)

@@ -54,8 +54,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: a page served from the cache needs none of the rest (labsite/page_cache.py).
     "labsite.page_cache.PublicPageCacheMiddleware",
-    # A change the cache or the file storage could not take: a plain 503 page, not a 500.
-    "labsite.outages.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -100,7 +98,17 @@ DATABASES = {
 # A worker keeps an SQLite file open by default: a new connection starts with an empty page
 # cache and reads the schema again (10-30% of a cold page build).
 _SQLITE = DATABASES["default"]["ENGINE"].endswith("sqlite3")
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600 if _SQLITE else 0)
+# A database that does not answer costs a request a few seconds and the outage page
+# (labsite/outages.py), not the worker: seconds to connect, and to run one statement.
+DATABASE_CONNECT_TIMEOUT = env.int("DATABASE_CONNECT_TIMEOUT", default=3)
+DATABASE_STATEMENT_TIMEOUT = env.int("DATABASE_STATEMENT_TIMEOUT", default=20)
+_options = DATABASES["default"].setdefault("OPTIONS", {})
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    _options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT)
+    _options.setdefault("options", f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT * 1000}")
+elif _SQLITE:
+    _options.setdefault("timeout", DATABASE_STATEMENT_TIMEOUT)  # waiting for another's write
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600 if _SQLITE else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -115,11 +123,7 @@ if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
 PAGE_CACHE = env.bool(
     "PAGE_CACHE", default=not DEBUG and not CACHES["default"]["BACKEND"].endswith("DummyCache")
 )
-# With a cache the workers share, sessions are read from it and written through to the
-# database (from the database alone while it does not answer); a per-process cache could
-# keep a logged-out session alive in another worker.
 if "redis" in CACHES["default"]["BACKEND"].lower():
-    SESSION_ENGINE = "labsite.sessions"
     # A cache server that hangs costs a request two seconds, not the worker.
     CACHES["default"].setdefault("OPTIONS", {})
     CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", 2)
@@ -195,7 +199,7 @@ if S3_BUCKET:
     from botocore.config import Config
 
     STORAGES["default"] = {
-        "BACKEND": "labsite.storage.S3Storage",
+        "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
             "bucket_name": S3_BUCKET,
             "endpoint_url": env.str("S3_ENDPOINT_URL", default="") or None,
@@ -204,10 +208,13 @@ if S3_BUCKET:
             "querystring_auth": False,
             "file_overwrite": False,
             "default_acl": None,
-            # A storage that hangs refuses an upload within about 15 s, before gunicorn's
-            # timeout would end the worker (labsite/storage.py).
+            # A storage that hangs refuses an upload (labsite/outages.py) within
+            # attempts × (connect + read timeout), before gunicorn's timeout (30 s) would
+            # end the worker.
             "client_config": Config(
-                connect_timeout=5, retries={"mode": "standard", "max_attempts": 3}
+                connect_timeout=env.float("STORAGE_CONNECT_TIMEOUT", default=3),
+                read_timeout=env.float("STORAGE_READ_TIMEOUT", default=5),
+                retries={"mode": "standard", "max_attempts": 2},
             ),
         },
     }
@@ -216,6 +223,9 @@ if S3_BUCKET:
         _domain = env.str("S3_CUSTOM_DOMAIN", default="")
         _endpoint = env.str("S3_ENDPOINT_URL", default="https://s3.amazonaws.com").rstrip("/")
         MEDIA_URL = f"https://{_domain}/" if _domain else f"{_endpoint}/{S3_BUCKET}/"
+
+# /health/ says "degraded" when a folder the site writes to has less free than this.
+HEALTH_MIN_FREE_DISK_MB = env.int("HEALTH_MIN_FREE_DISK_MB", default=500)
 
 # Form fields other than files: a bound on what a POST may hold in memory. Uploaded files
 # are capped by their own fields (photos 10 MB, PDFs 30 MB, imports 5 MB).

@@ -46,5 +46,8 @@ urlpatterns += [
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
 ]
 
+# A part of the stack that does not answer gets the outage page (503), not a bare 500.
+handler500 = "labsite.outages.server_error"
+
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,9 +1,15 @@
 """Site-wide answers that are not pages of content: the icon, robots.txt and the health check."""
 
+import logging
+import os
+import shutil
 import uuid
+from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.dummy import DummyCache
+from django.core.files.storage import default_storage
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect
@@ -14,6 +20,8 @@ from django.views.decorators.http import require_GET
 
 from core.names import initials
 from lab.models import LabSettings
+
+logger = logging.getLogger(__name__)
 
 
 @require_GET
@@ -48,24 +56,36 @@ def robots_txt(request):
 @never_cache
 def health(request):
     """For load balancers and monitors: 200 while the site can serve its pages, else 503,
-    with what failed. The database is needed; the cache is not (pages are then built
-    afresh and changes refused until it answers: labsite/page_cache.py), so a cache that
-    does not answer is "degraded", still 200: the workers share it, and a balancer taking
-    them all out of service would take the site down. A site configured without a cache
-    (`CACHE_URL=dummycache://`) has none to check. It reads nothing a visitor could not see."""
-    checks = {}
+    with each part of the stack named and what is wrong with it. The database is needed:
+    without it, 503. The cache, the media storage and the disk are not needed to serve
+    pages (they are then built afresh, or uploads refused with the outage page): a fault
+    there is "degraded", still 200, as the workers share them and a balancer taking every
+    worker out would take the site down. It reads nothing a visitor could not see."""
+    checks = {
+        "database": _database_check(),
+        "cache": "off" if isinstance(caches["default"], DummyCache) else _cache_check(),
+        "storage": _storage_check(),
+        "disk": _disk_check(),
+    }
+    if checks["database"] != "ok":
+        status = "error"
+    elif all(value in ("ok", "off") for value in checks.values()):
+        status = "ok"
+    else:
+        status = "degraded"
+    for part, value in checks.items():
+        if value not in ("ok", "off"):
+            logger.warning("Health: %s: %s", part, value)
+    return JsonResponse({"status": status, **checks}, status=503 if status == "error" else 200)
+
+
+def _database_check():
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-        checks["database"] = "ok"
     except Exception as error:  # any failure is the answer, not a 500
-        checks["database"] = f"error: {type(error).__name__}"
-    checks["cache"] = "off" if isinstance(caches["default"], DummyCache) else _cache_check()
-    if checks["database"] != "ok":
-        status = "error"
-    else:
-        status = "ok" if checks["cache"] in ("ok", "off") else "degraded"
-    return JsonResponse({"status": status, **checks}, status=503 if status == "error" else 200)
+        return f"error: {type(error).__name__}"
+    return "ok"
 
 
 def _cache_check():
@@ -78,3 +98,44 @@ def _cache_check():
     except Exception as error:  # any failure is the answer, not a 500
         return f"error: {type(error).__name__}"
     return "ok" if kept else "error: value not kept"
+
+
+def _storage_check():
+    """Says "ok" when the media storage answers (object storage: one HEAD request, within
+    its timeouts; a folder: it exists and may be written), else what went wrong."""
+    try:
+        if hasattr(default_storage, "path"):
+            root = Path(default_storage.location)
+            if not (root.is_dir() and os.access(root, os.W_OK)):
+                return "error: the media folder is missing or not writable"
+        else:
+            default_storage.exists("labsite-health-check")
+    except Exception as error:  # any failure is the answer, not a 500
+        return f"error: {type(error).__name__}"
+    return "ok"
+
+
+def _disk_check():
+    """Says "ok" while every folder the site writes to (the media folder, an SQLite
+    database's) has at least HEALTH_MIN_FREE_DISK_MB free, else which is short."""
+    folders = set()
+    if hasattr(default_storage, "path"):
+        folders.add(Path(default_storage.location))
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        folders.add(Path(database["NAME"]).parent)
+    least = settings.HEALTH_MIN_FREE_DISK_MB * 2**20
+    for folder in sorted(folders):
+        try:
+            free = shutil.disk_usage(_existing(folder)).free
+        except OSError as error:
+            return f"error: {type(error).__name__}"
+        if free < least:
+            return f"error: {free // 2**20} MB free for {folder.name or folder}"
+    return "ok"
+
+
+def _existing(folder):
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder

@@ -1,5 +1,7 @@
 import io
 import shutil
+import socket
+import threading
 
 import pytest
 from django.conf import settings
@@ -103,3 +105,26 @@ def demo(db, _demo_rows):
     with connection.cursor() as cursor:  # PostgreSQL: ids given explicitly move no sequence
         for sql in connection.ops.sequence_reset_sql(no_style(), models):
             cursor.execute(sql)
+
+
+@pytest.fixture
+def silent_server():
+    """The address (http://127.0.0.1:PORT) of a server that accepts connections and never
+    answers: a service that hangs."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    held = []
+
+    def accept():
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    listener.close()
+    for accepted in held:
+        accepted.close()

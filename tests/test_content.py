@@ -1,11 +1,8 @@
 """What counts as content is declared once (core/content.py, on each app's config), and the
 page cache, backups, translated model texts and editing roles all follow the declaration."""
 
-from pathlib import Path
-
 import pytest
 from django.apps import apps
-from django.conf import settings
 from django.contrib.auth.models import Group
 
 from core import content
@@ -18,12 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def _project_models():
     """The models of this project's own apps (not of Django or installed packages)."""
-    root = Path(settings.BASE_DIR).resolve()
-    own = {
-        config.label
-        for config in apps.get_app_configs()
-        if Path(config.path).resolve().is_relative_to(root) and "site-packages" not in config.path
-    }
+    own = {config.label for config in content.project_apps()}
     return [model for model in apps.get_models() if model._meta.app_label in own]
 
 

@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from core.content import project_apps
+
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["core", "lab", "people", "publications", "talks", "labsite"]
+# The order INSTALLED_APPS gives them: building blocks first, the site last.
+LAYERS = [config.name for config in project_apps()]
 
 
 def imported_packages(package):

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.test import RequestFactory
 from django.views.defaults import server_error
 
-from labsite.outages import CacheUnavailable, ServiceUnavailableMiddleware
+from labsite.outages import outage_response
 from publications.models import Publication
 from talks.models import Talk
 
@@ -70,9 +70,8 @@ def test_every_page_type_is_valid_html(checkers, page_types, client, tmp_path):
         files[-1].write_bytes(response.content)
     files.append(tmp_path / "500.html")
     files[-1].write_bytes(server_error(RequestFactory().get("/")).content)
-    files.append(tmp_path / "503.html")  # what an editor sees while the cache is down
-    refused = ServiceUnavailableMiddleware(None).process_exception(None, CacheUnavailable())
-    files[-1].write_bytes(refused.content)
+    files.append(tmp_path / "503.html")  # what a visitor sees while the database is down
+    files[-1].write_bytes(outage_response("database").content)
 
     checked = subprocess.run(
         ["java", "-jar", str(VNU_JAR), "--errors-only", "--format", "json", "--stdout", *files],

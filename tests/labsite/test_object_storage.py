@@ -4,6 +4,7 @@ import http.client
 import io
 import json
 import socket
+import time
 from urllib.parse import urlsplit
 
 import boto3
@@ -51,7 +52,7 @@ def s3(monkeypatch):
     # Photos are read by visitors' browsers: the bucket is public-read, as README says.
     client.put_bucket_policy(Bucket=BUCKET, Policy=json.dumps(PUBLIC_READ))
     storage = {
-        "BACKEND": "labsite.storage.S3Storage",  # as settings.py makes it
+        "BACKEND": "storages.backends.s3.S3Storage",  # as settings.py makes it
         "OPTIONS": {
             "bucket_name": BUCKET,
             "endpoint_url": endpoint,
@@ -116,6 +117,8 @@ def test_while_the_storage_does_not_answer_an_upload_is_refused_whole(
         "default": {**storage, "OPTIONS": {**storage["OPTIONS"], "endpoint_url": gone}},
     }
 
+    admin_client.raise_request_exception = False  # answered as a visitor's browser sees it
+
     response = admin_client.post(url, data)
 
     assert response.status_code == 503
@@ -123,6 +126,30 @@ def test_while_the_storage_does_not_answer_an_upload_is_refused_whole(
     person.refresh_from_db()
     assert not person.photo and person.title != "Associate Professor"  # nothing written
     assert client.get("/people/teng-ma/").status_code == 200  # visitors are not affected
+
+
+def test_a_storage_that_accepts_and_never_answers_refuses_an_upload_within_its_timeouts(
+    s3, admin_client, settings, silent_server, caplog
+):
+    from botocore.config import Config
+
+    person = factories.PersonFactory(slug="teng-ma", name="Teng Ma")
+    url = f"/admin/people/person/{person.pk}/change/"
+    data = form_data(admin_client.get(url), photo=factories.photo_upload((300, 400)))
+    storage = settings.STORAGES["default"]
+    timeouts = Config(connect_timeout=1, read_timeout=1, retries={"max_attempts": 2})
+    options = {**storage["OPTIONS"], "endpoint_url": silent_server, "client_config": timeouts}
+    settings.STORAGES = {**settings.STORAGES, "default": {**storage, "OPTIONS": options}}
+    admin_client.raise_request_exception = False
+    started = time.monotonic()
+
+    response = admin_client.post(url, data)
+
+    assert response.status_code == 503 and time.monotonic() - started < 10
+    assert "file storage is not answering" in response.content.decode()
+    assert "file storage does not answer" in caplog.text  # the log names the part
+    person.refresh_from_db()
+    assert not person.photo
 
 
 def test_an_archive_takes_its_files_from_the_bucket_and_puts_them_back(s3, demo):

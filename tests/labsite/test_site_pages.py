@@ -146,7 +146,13 @@ def test_health_says_ok_when_both_answer_degraded_without_the_cache_503_without_
 ):
     response = client.get("/health/")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "cache": "ok",
+        "storage": "ok",
+        "disk": "ok",
+    }
     assert "no-cache" in response["Cache-Control"]
 
     def down(*args, **kwargs):
@@ -160,6 +166,8 @@ def test_health_says_ok_when_both_answer_degraded_without_the_cache_503_without_
         "status": "degraded",
         "database": "ok",
         "cache": "error: ConnectionError",
+        "storage": "ok",
+        "disk": "ok",
     }
 
     monkeypatch.setattr("labsite.views.connection.cursor", down)
@@ -176,7 +184,27 @@ def test_health_is_ok_on_a_site_configured_without_a_cache(client):
     response = client.get("/health/")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "off"}
+    assert response.json()["status"] == "ok"
+    assert response.json()["cache"] == "off"
+
+
+def test_health_names_a_media_storage_that_does_not_answer_and_a_disk_running_full(
+    client, monkeypatch, settings
+):
+    def hung(*args, **kwargs):
+        raise TimeoutError("read timed out")
+
+    monkeypatch.setattr("labsite.views.default_storage.location", "/nonexistent/media")
+    response = client.get("/health/")
+    assert response.status_code == 200  # pages are still served; uploads are refused
+    assert response.json()["status"] == "degraded"
+    assert response.json()["storage"] == "error: the media folder is missing or not writable"
+
+    monkeypatch.undo()
+    settings.HEALTH_MIN_FREE_DISK_MB = 10**9  # more than any disk here has
+    response = client.get("/health/")
+    assert response.json()["status"] == "degraded"
+    assert response.json()["disk"].startswith("error: ") and "MB free" in response.json()["disk"]
 
 
 @override_settings(SECURE_SSL_REDIRECT=True)

@@ -1,0 +1,97 @@
+"""The site served as production serves it (gunicorn, DEBUG off) on the test database, for
+tests that need real worker processes: shared caches, outages of the services behind it."""
+
+import contextlib
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url():
+    """The test database as a DATABASE_URL, for a process of its own."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def site_env(tmp_path, **variables):
+    """The environment of a production worker on the test database."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "labsite.settings",
+        "LABSITE_ENV_FILE": "/dev/null",
+        "DEBUG": "off",
+        "SECRET_KEY": "served-test-only",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "off",
+        "DATABASE_URL": database_url(),
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        **variables,
+    }
+
+
+def request(port, path, timeout=30):
+    """(status, headers, body) of a GET on the loopback (urllib is closed to tests), for
+    the site's host name whatever the port (as behind a web server)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path, headers={"Host": "127.0.0.1"})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+@contextlib.contextmanager
+def workers(env, count):
+    """The ports of `count` gunicorn workers of the site, each its own server, running."""
+    # As a deployment does: with DEBUG off, pages name the collected, hashed files.
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    ports = [free_port() for _ in range(count)]
+    command = [sys.executable, "-m", "gunicorn", "labsite.wsgi", "--workers", "1"]
+    servers = [
+        subprocess.Popen(
+            [*command, "--bind", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
+    try:
+        deadline = time.monotonic() + 30
+        for port in ports:
+            while True:
+                try:
+                    request(port, "/robots.txt", timeout=10)
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, "a gunicorn worker did not start"
+                    time.sleep(0.2)
+        yield ports
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
