@@ -4,7 +4,7 @@ site generator would serve): the ratio is how close the live site comes. One run
 machine; each page and its copy are measured in alternation, best of three, as this
 machine is shared and noisy.
 
-    .venv/bin/python bench/serve.py [--seconds=3] [--exports]
+    .venv/bin/python bench/serve.py [--seconds=3] [--exports] [--warm-only]
 
 Needs wrk (Debian's package `wrk`). The lab is the demo lab plus a member with 300
 generated papers; warm: the page cache holds every page; cold: CACHE_URL=dummycache://,
@@ -111,7 +111,7 @@ def make_lab(papers_for_bench_member=300):
     make_member("three-hundred", papers_for_bench_member, Venue.objects.first())
 
 
-def main(seconds=3, exports=False):
+def main(seconds=3, exports=False, warm_only=False):
     if not shutil.which("wrk"):
         sys.exit("bench/serve.py needs wrk: apt-get install wrk")
     scratch = django_on_scratch_database(debug=False)
@@ -165,6 +165,9 @@ def main(seconds=3, exports=False):
         rps, static_rps = best_rps(port, path, seconds, static_port, copy_path)
         row(path, size, rps, static_rps)
     site.terminate()
+    if warm_only:
+        static.terminate()
+        return
 
     cold, cold_port = start("labsite.wsgi", {**env, "CACHE_URL": "dummycache://"}, ROOT)
     print()
@@ -205,4 +208,8 @@ def export_timings(env, team_rps):
 
 if __name__ == "__main__":
     options = dict(arg[2:].partition("=")[::2] for arg in sys.argv[1:])
-    main(seconds=int(options.get("seconds") or 3), exports="exports" in options)
+    main(
+        seconds=int(options.get("seconds") or 3),
+        exports="exports" in options,
+        warm_only="warm-only" in options,
+    )
