@@ -131,12 +131,15 @@ def _setter(name, field):
     return set_primary
 
 
-def keep_texts_on_rollback(app_label: str, language: str = "zh_hans", moved_back=()):
+def keep_texts_on_rollback(
+    app_label: str, language: str = "zh_hans", moved_back=(), only=()
+):
     """The reverse of a migration that added `language`'s columns to `app_label`'s models
     (a RunPython placed last, so it runs first when rolling back): it refuses, naming what
     would be lost, while any of those columns holds text, since dropping them would delete
     it. `moved_back` names texts the migration's own reversal moves into the old column
-    where the English one is empty: only rows with both are counted. Forwards: nothing."""
+    where the English one is empty: only rows with both are counted. `only` names the texts
+    the migration added, when it did not add them all. Forwards: nothing."""
 
     def check(apps, schema_editor):
         from django.core.management.base import CommandError
@@ -146,9 +149,9 @@ def keep_texts_on_rollback(app_label: str, language: str = "zh_hans", moved_back
             if model._meta.model_name.startswith("historical"):
                 continue  # the history's copies go with the rows they copy
             for field in model._meta.concrete_fields:
-                if field.name.endswith(f"_{language}"):
+                base = field.name.removesuffix(f"_{language}")
+                if field.name.endswith(f"_{language}") and (not only or base in only):
                     rows = model._default_manager.exclude(**{field.name: ""})
-                    base = field.name.removesuffix(f"_{language}")
                     if base in moved_back:
                         rows = rows.exclude(**{f"{base}_en": ""})
                     count = rows.count()

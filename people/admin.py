@@ -156,7 +156,7 @@ class PersonAdmin(LabModelAdmin):
     autocomplete_fields = ["user"]
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        if db_field.name == "research_interests":  # a few short lines
+        if db_field.name in in_languages("research_interests"):  # a few short lines
             kwargs["widget"] = forms.Textarea(attrs={"rows": 4, "cols": 60})
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
@@ -185,7 +185,7 @@ class PersonAdmin(LabModelAdmin):
                     tuple(in_languages("tagline")),
                     ("photo", "photo_preview"),
                     tuple(in_languages("bio")),
-                    "research_interests",
+                    tuple(in_languages("research_interests")),
                     ("now", "now_updated"),
                 ]
             },

@@ -139,11 +139,14 @@ class Person(models.Model):
         blank=True,
         help_text="e.g. 0000-0002-1825-0097. Used to recognise this person in imported papers.",
     )
-    research_interests = models.TextField(
-        blank=True,
-        validators=[MaxLengthValidator(INTERESTS_MAX_LENGTH)],
-        help_text="One per line; a line may hold commas (“Agent harnesses, hardware, and "
-        "infrastructure”).",
+    research_interests = translated(
+        models.TextField(
+            "research interests",
+            blank=True,
+            validators=[MaxLengthValidator(INTERESTS_MAX_LENGTH)],
+            help_text="One per line; a line may hold commas (“Agent harnesses, hardware, and "
+            "infrastructure”).",
+        )
     )
     now = models.TextField(
         "now / current focus",

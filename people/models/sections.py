@@ -297,7 +297,9 @@ class Writing(ProfileSection):
 class ReportedFigure(ProfileSection):
     """A figure typed in by hand (a Scholar citation total), with where and when it was read."""
 
-    label = models.CharField(max_length=60, help_text="e.g. “Citations”, “h-index”.")
+    label = translated(
+        models.CharField(max_length=60, help_text="e.g. “Citations”, “h-index”."), required=True
+    )
     value = models.CharField(max_length=40, help_text="As read, e.g. “680+”.")
     source = models.CharField(max_length=100, help_text="Where it was read, e.g. “Google Scholar”.")
     source_url = WebURLField(blank=True)

@@ -76,7 +76,7 @@ def test_a_lab_admin_enters_a_member_and_the_profile_says_only_what_was_given(
     hands.fill("#id_name", NAME)  # the address (slug) fills itself in
     hands.fill("#id_title_en", "PhD Student")
     hands.fill("#id_bio_en", "Works on **memory disaggregation**.")
-    hands.fill("#id_research_interests", "Agent harnesses, hardware, and infrastructure\nCXL")
+    hands.fill("#id_research_interests_en", "Agent harnesses, hardware, and infrastructure\nCXL")
     hands.fill("#id_now", "Writing up the CXL pooling paper.")
     hands.fill("#id_now_updated", "2026")
     hands.click(".section-nav__add[href='#experience-group']")

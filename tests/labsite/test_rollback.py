@@ -35,3 +35,20 @@ def test_a_rollback_with_no_chinese_text_goes_through():
         call_command("migrate", verbosity=0)
 
     assert Person.objects.get(slug="teng-ma").name == "Teng Ma"
+
+
+def test_rolling_back_bilingual_interests_refuses_while_chinese_interests_are_held():
+    person = factories.PersonFactory(name="Teng Ma", slug="teng-ma", bio_zh_hans="简介")
+    person.research_interests_zh_hans = "操作系统"
+    person.save()
+
+    try:
+        with pytest.raises(CommandError, match="delete the texts entered in zh_hans") as refused:
+            call_command("migrate", "people", "0014", verbosity=0)
+    finally:
+        call_command("migrate", verbosity=0)
+
+    # names only what this step would drop: the bio stays in its column after it
+    assert "1 people (research_interests_zh_hans)" in str(refused.value)
+    assert "bio_zh_hans" not in str(refused.value)
+    assert Person.objects.get(slug="teng-ma").research_interests_zh_hans == "操作系统"

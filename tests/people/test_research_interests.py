@@ -58,7 +58,7 @@ def test_comma_separated_interests_become_lines_and_back():
 def test_interests_longer_than_a_profile_shows_are_refused_in_the_admin(admin_client):
     person = factories.PersonFactory(slug="ana")
     url = f"/admin/people/person/{person.pk}/change/"
-    data = form_data(admin_client.get(url), research_interests="RDMA\n" * 300)
+    data = form_data(admin_client.get(url), research_interests_en="RDMA\n" * 300)
 
     response = admin_client.post(url, data)
 
@@ -66,3 +66,31 @@ def test_interests_longer_than_a_profile_shows_are_refused_in_the_admin(admin_cl
     assert "Ensure this value has at most 1000 characters" in response.content.decode()
     person.refresh_from_db()
     assert person.research_interests == ""
+
+
+@pytest.mark.django_db
+def test_interests_and_figure_labels_are_kept_in_both_languages(client):
+    person = factories.PersonFactory(
+        slug="ana",
+        research_interests="Operating systems\nLLM serving",
+        research_interests_zh_hans="操作系统\n大模型推理服务",
+    )
+    person.reported_figures.create(label="Citations", label_zh_hans="引用", value="680+")
+
+    english = client.get("/people/ana/").content.decode()
+    chinese = client.get("/zh-hans/people/ana/").content.decode()
+
+    assert "<li>Operating systems</li><li>LLM serving</li>" in english
+    assert "<li>操作系统</li><li>大模型推理服务</li>" in chinese
+    assert "<dt>Citations</dt>" in english and "<dt>引用</dt>" in chinese
+
+
+@pytest.mark.django_db
+def test_texts_written_in_english_only_are_marked_english_on_chinese_pages(client):
+    person = factories.PersonFactory(slug="ana", research_interests="Operating systems")
+    person.reported_figures.create(label="GitHub stars", value="5K+")
+
+    chinese = client.get("/zh-hans/people/ana/").content.decode()
+
+    assert 'aria-label="研究兴趣" lang="en"><li>Operating systems</li>' in chinese
+    assert '<dt lang="en">GitHub stars</dt>' in chinese
