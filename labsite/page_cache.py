@@ -24,6 +24,7 @@ answer, pages stored under the version last read are still served (nothing can c
 meanwhile), and every other request gets the outage page (labsite.outages).
 """
 
+import functools
 import gzip
 import hashlib
 import logging
@@ -62,14 +63,19 @@ def content_version():
     """The current content version, as this request's transaction sees it: one read of its
     row (and a first write when the table is new or was emptied, from the clock, so that no
     number stored before can come back)."""
-    table = connection.ops.quote_name(ContentVersion._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT number FROM {table} WHERE id = 1")
+        cursor.execute(_read_version_sql())
         row = cursor.fetchone()
     _forget_move(connection)
     if row is None:
         return _start_version(DEFAULT_DB_ALIAS)
     return row[0]
+
+
+@functools.cache
+def _read_version_sql():
+    table = connection.ops.quote_name(ContentVersion._meta.db_table)
+    return f"SELECT number FROM {table} WHERE id = 1"
 
 
 def _start_version(using):
@@ -202,6 +208,7 @@ def _serving_version():
             version = content_version()
         except DatabaseError:
             _ask_database_at = time.monotonic() + DATABASE_RETRY
+            connection.close()  # a new one next time (a hit never reaches Django's own check)
             logger.warning("The database does not answer: only stored pages are served")
         else:
             if version != _last_version:
