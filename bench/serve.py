@@ -198,7 +198,7 @@ def export_timings(env, team_rps):
         timings = []
         for _ in range(2):
             started = time.perf_counter()
-            status, body = get(port, path)
+            status, _body = get(port, path)
             timings.append(time.perf_counter() - started)
             assert status == 200, (path, status)
         cold_ratio = timings[0] * team_rps

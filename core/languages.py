@@ -131,9 +131,7 @@ def _setter(name, field):
     return set_primary
 
 
-def keep_texts_on_rollback(
-    app_label: str, language: str = "zh_hans", moved_back=(), only=()
-):
+def keep_texts_on_rollback(app_label: str, language: str = "zh_hans", moved_back=(), only=()):
     """The reverse of a migration that added `language`'s columns to `app_label`'s models
     (a RunPython placed last, so it runs first when rolling back): it refuses, naming what
     would be lost, while any of those columns holds text, since dropping them would delete

@@ -42,13 +42,11 @@ from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, models, transaction
 from django.db.migrations.executor import MigrationExecutor
-from django.db.models import Q
 from simple_history.models import HistoricalChanges
 
 from core import content, images
 from core.bulk import insert_rows
 from core.documents import check_pdf
-from publications import listing
 
 FORMAT = "labsite-archive"
 VERSION = 1
@@ -154,9 +152,6 @@ def _serialized_rows(model: type[models.Model], *, accounts: bool) -> list[dict[
         ]
         for row in rows:
             row["fields"].update(dict.fromkeys(account_fields))
-    for row in rows:  # rendered from the rest, and again after a restore
-        for name in getattr(model, "derived_fields", ()):
-            del row["fields"][name]
     return list(rows)
 
 
@@ -401,9 +396,6 @@ def import_lab(
     finally:
         if older:
             call_command("migrate", verbosity=0)
-    # Entries as lists show them are rendered again from the rows restored, never taken
-    # from an archive (which leaves them out: `derived_fields`).
-    listing.forget(Q())
     return manifest
 
 

@@ -16,8 +16,3 @@ class PublicationsConfig(AppConfig):
         "authorship": ALL,
         "projectpublication": ALL,
     }
-
-    def ready(self):
-        from publications import listing
-
-        listing.connect()

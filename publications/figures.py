@@ -81,14 +81,13 @@ class Figures:
 
 
 def compute(publications: Iterable[Any], venue_order: Sequence[str] = ()) -> Figures:
-    """Figures of `publications`, publications.listing.ListedPapers (which carry their
-    venue's `venue_short_name`)."""
+    """Figures of `publications` (with their venues selected)."""
     publications = list(publications)
     kinds = Counter(p.kind for p in publications)
     venue_counts = Counter(
-        p.venue_short_name
+        p.venue.short_name
         for p in publications
-        if p.venue_short_name and p.kind not in NOT_VENUE_PAPERS
+        if p.venue and p.venue.short_name and p.kind not in NOT_VENUE_PAPERS
     )
     years = Counter(p.year for p in publications if p.year)
     per_year = []

@@ -1,8 +1,8 @@
 """Publications, the venues they appear in, and their ordered authorships with roles."""
 
 import datetime
+import functools
 import re
-import secrets
 import unicodedata
 import uuid
 
@@ -10,11 +10,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models, transaction
-from django.db.models import F, Q, Value
-from django.db.models.fields.json import KeyTextTransform, KeyTransform, compile_json_path
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -144,20 +142,6 @@ class Venue(models.Model):
         return [n for n in (self.short_name, self.name, *aliases) if n]
 
 
-def new_listing_stamp():
-    """A fresh `Publication.listing_stamp`: never one a page may have read before."""
-    return secrets.randbits(62)
-
-
-class _StoredText(KeyTextTransform):
-    """Django's KT for a value known to be text or missing: on SQLite one JSON_EXTRACT
-    (KT asks JSON_TYPE first, reading each document twice)."""
-
-    def as_sqlite(self, compiler, connection):
-        lhs, params, keys = self.preprocess_lhs(compiler, connection)
-        return f"JSON_EXTRACT({lhs}, %s)", (*params, compile_json_path(keys))
-
-
 class PublicationQuerySet(models.QuerySet):
     def published(self):
         """Publications shown on the site: every status but drafts hidden by the admin."""
@@ -169,22 +153,10 @@ class PublicationQuerySet(models.QuerySet):
         a 300-paper profile more than its other queries)."""
         return self.filter(pk__in=Authorship.objects.filter(person=person).values("publication"))
 
-    def listed(self, form="list"):
-        """What lists and profiles read, as rows (publications.listing makes them
-        ListedPapers): the `form` of the stored entry in the active language, picked out
-        of it by the database, and the columns their grouping, filters, figures and patent
-        list use."""
-        return self.values(
-            *("pk", "slug", "title", "kind", "date", "citation_count"),
-            *("patent_number", "patent_jurisdiction", "listing_stamp", "listing_key"),
-            venue_short_name=F("venue__short_name"),
-            listed_form=Value(form),
-            listed=_StoredText(form, KeyTransform(get_language(), "listing")),
-        )
-
     def for_listing(self):
-        """What a listed paper shows: venue, ordered authors with their people, and awards,
-        in three queries however many papers."""
+        """Model instances of what a paper's page shows: venue, ordered authors with their
+        people, and awards, in three queries (lists of many papers read plain rows instead:
+        publications.listing.papers)."""
         return self.select_related("venue").prefetch_related(
             models.Prefetch("authorships", queryset=Authorship.objects.select_related("person")),
             "awards",
@@ -374,19 +346,11 @@ class Publication(models.Model):
     projects = models.ManyToManyField(
         Project, through="ProjectPublication", related_name="publications", blank=True
     )
-    # The entry lists and profiles show, rendered once per change (publications.listing).
-    listing = models.JSONField("stored list entry", null=True, blank=True, editable=False)
-    listing_stamp = models.BigIntegerField("stored list entry stamp", default=0, editable=False)
-    listing_key = models.CharField(
-        "stored list entry key", max_length=20, blank=True, editable=False
-    )
-    # left out of history and archives
-    derived_fields = ("listing", "listing_stamp", "listing_key")
     objects = PublicationQuerySet.as_manager()
-    history = HistoricalRecords(excluded_fields=derived_fields)
+    history = HistoricalRecords()
 
     class Meta:
-        # pk last: one order however the database lays rows out (stored entries rewrite them)
+        # pk last: one order however the database lays rows out
         ordering = [models.F("date").desc(nulls_last=True), "title", "pk"]
         constraints = [
             models.UniqueConstraint(
@@ -417,10 +381,6 @@ class Publication(models.Model):
         self.title_key = title_key(self.title)
         if not self.slug:
             self.slug = unique_slug(self, self.display_title)
-        # What lists show of it is out of date (publications.listing).
-        self.listing, self.listing_stamp = None, new_listing_stamp()
-        if kwargs.get("update_fields") is not None:
-            kwargs["update_fields"] = {*kwargs["update_fields"], "listing", "listing_stamp"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -566,6 +526,17 @@ class Publication(models.Model):
         return reverse("publications:pdf", kwargs={"slug": self.slug}) if self.pdf_file else ""
 
 
+@functools.lru_cache(maxsize=20_000)  # a lab's co-authors recur on most of its papers
+def printed_names(given: str, family: str) -> tuple[str, str]:
+    """(the full name, initials and family name) an author list prints for a name: "Teng
+    Ma" and "T Ma"; a name in Chinese, Japanese or Korean characters family name first and
+    whole ("马腾" both)."""
+    if _CJK.search(given + family):
+        return f"{family}{given}", f"{family}{given}"
+    full = f"{given} {family}".strip()
+    return full, f"{''.join(initials(given))} {family}" if given else full
+
+
 class Authorship(models.Model):
     """One entry of a publication's ordered author list."""
 
@@ -652,16 +623,12 @@ class Authorship(models.Model):
 
     @property
     def full_name(self):
-        if self.is_cjk:
-            return f"{self.family_name}{self.given_name}"
-        return f"{self.given_name} {self.family_name}".strip()
+        return printed_names(self.given_name, self.family_name)[0]
 
     @property
     def short_name(self):
         """Initials and family name, as the seeds print them: “T Ma”, “JH Kim”."""
-        if self.is_cjk or not self.given_name:
-            return self.full_name
-        return f"{''.join(initials(self.given_name))} {self.family_name}"
+        return printed_names(self.given_name, self.family_name)[1]
 
 
 class ProjectPublication(models.Model):

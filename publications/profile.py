@@ -10,7 +10,7 @@ from lab.models import LabSettings
 from people.models import Person
 from publications import figures
 from publications import roles as authorship_roles
-from publications.authors import merge_legends
+from publications.authors import PROFILE, merge_legends
 from publications.listing import entries as listed_entries
 from publications.models import Publication
 
@@ -33,11 +33,10 @@ class ProfilePapers:
 
     @classmethod
     def build(cls, person, publications, params):
-        """`publications`: the person's ListedPapers, in the form `listing.form(PROFILE,
-        person)`."""
+        """`publications`: the person's papers, as `listing.papers` gives them."""
         lab = LabSettings.load()
         papers = [p for p in publications if p.kind != Publication.Kind.PATENT]
-        entries = listed_entries(papers, lab)
+        entries = listed_entries(papers, PROFILE, person, lab)
         kind = params.get("kind", "")
         role = authorship_roles.BY_SLUG.get(params.get("role", ""))
         shown = [

@@ -20,7 +20,7 @@ from core.weblinks import is_web_url
 from lab.models import LabSettings
 from people.models import Person
 from publications import listing, roles
-from publications.authors import DETAIL, FEED, LIST, PROFILE, author_list, merge_legends
+from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
 from publications.exports import FORMATS, roles_note, to_bibtex
 from publications.models import Publication, Venue
 from publications.profile import ProfilePapers
@@ -100,11 +100,12 @@ class PublicationListView(ListView):
 
     def get_queryset(self):
         publications, self.filter_form = filtered_publications(self.request.GET)
-        return publications.listed(listing.form(LIST, self.filter_form.chosen_member))
+        return publications
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        entries = listing.entries(listing.papers(context["object_list"]))
+        member = self.filter_form.chosen_member
+        entries = listing.entries(listing.papers(context["object_list"]), LIST, member)
         params = self.request.GET.copy()
         params.pop("page", None)
         context.update(
@@ -227,7 +228,7 @@ def _export_response(publications, fmt, filename):
 def export_list(request, fmt):
     """The lab's list, with the same filters as the page, as BibTeX, RIS or CSL-JSON."""
     publications, _ = filtered_publications(request.GET)
-    return _export_response(publications.for_listing(), fmt, "publications")
+    return _export_response(listing.papers(publications), fmt, "publications")
 
 
 export_list.query_parameters = tuple(PublicationFilter.base_fields)
@@ -242,14 +243,11 @@ def export_person(request, slug, fmt):
     """What a member's profile lists, as BibTeX, RIS or CSL-JSON: everything they authored,
     or with the profile's filters (?kind=journal, ?role=co-first) the papers it then shows."""
     person = get_object_or_404(Person.objects.published(), slug=slug)
-    publications = Publication.objects.published().for_person(person)
+    papers = listing.papers(Publication.objects.published().for_person(person))
     if request.GET.get("kind") or request.GET.get("role"):
-        listed = publications.listed(listing.form(PROFILE, person))
-        papers = ProfilePapers.build(person, listing.papers(listed), request.GET)
-        shown = {entry.publication.pk for entry in papers.entries}
-        publications = publications.filter(pk__in=shown)
-    publications = publications.for_listing()
-    return _export_response(publications, fmt, slug)
+        filtered = ProfilePapers.build(person, papers, request.GET)
+        papers = [entry.publication for entry in filtered.entries]
+    return _export_response(papers, fmt, slug)
 
 
 export_person.query_parameters = ProfilePapers.PARAMETERS

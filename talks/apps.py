@@ -12,9 +12,3 @@ class TalksConfig(AppConfig):
     member_permissions = dict.fromkeys(
         ("talk", "speaker", "award", "recipient", "projecttalk"), ALL
     )
-
-    def ready(self):
-        from publications import listing
-        from talks.models import Award
-
-        listing.connect_tied(Award)  # a paper's entry names its awards

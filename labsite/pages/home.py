@@ -21,12 +21,12 @@ class HomeView(TemplateView):
         context = super().get_context_data(**kwargs)
         context["team"] = Person.objects.published().current()
         context["news"] = NewsItem.objects.published().select_related("person")[:HOME_NEWS_COUNT]
-        papers = Publication.objects.published().exclude(kind=Publication.Kind.PATENT).listed()
-        selected = list(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
+        papers = Publication.objects.published().exclude(kind=Publication.Kind.PATENT)
+        selected = listing.papers(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
         context["publications_heading"] = (
             _("Selected publications") if selected else _("Recent publications")
         )
-        shown = selected or papers[:HOME_PUBLICATION_COUNT]
-        context["publications"] = listing.entries(listing.papers(shown))
+        shown = selected or listing.papers(papers[:HOME_PUBLICATION_COUNT])
+        context["publications"] = listing.entries(shown)
         context["legend"] = merge_legends(context["publications"])
         return context

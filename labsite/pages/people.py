@@ -18,7 +18,6 @@ from people.models import (
     SectionIntroduction,
 )
 from publications import listing
-from publications.authors import PROFILE
 from publications.models import Publication
 from publications.profile import ProfilePapers
 from publications.views import json_ld
@@ -100,9 +99,7 @@ class ProfileView(DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         person = self.object
-        publications = listing.papers(
-            Publication.objects.published().for_person(person).listed(listing.form(PROFILE, person))
-        )
+        publications = listing.papers(Publication.objects.published().for_person(person))
         papers = ProfilePapers.build(person, publications, self.request.GET)
         talks, awards = [], []
         if person.has_talk_speakers:

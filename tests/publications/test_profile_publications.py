@@ -1,8 +1,10 @@
 """Publications on a member's profile: the seed cases, filters, figures and query counts."""
 
+import io
 import re
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -148,12 +150,33 @@ def test_profile_query_count_is_the_same_with_10_and_300_publications(
     few, many = PersonFactory(slug="few"), PersonFactory(slug="many")
     _fill(few, 10)
     _fill(many, 300)
-    client.get("/people/few/")
-    client.get("/people/many/")  # renders and stores its entries (publications.listing)
+    client.get("/people/few/")  # makes the lab settings row
 
     # the person (with which of their sections have rows: here none, so no section is
-    # queried), their papers' stored entries, the lab settings; 16 before, 18 before
-    # stored list entries
-    with django_assert_max_num_queries(3):
+    # queried), their papers with venues, the papers' awards, their author rows with the
+    # people they link, the lab settings
+    with django_assert_max_num_queries(5):
         client.get("/people/many/")
     assert _queries(client, "/people/few/") == _queries(client, "/people/many/")
+
+
+def test_the_first_profile_view_after_an_import_costs_what_any_later_view_does(
+    client, settings, tmp_path
+):
+    settings.PAGE_CACHE = False  # every view a cold build
+    PersonFactory(name="Teng Ma", slug="teng-ma")
+    client.get("/people/teng-ma/")  # makes the lab settings row
+    entries = "\n".join(
+        f"@inproceedings{{p{n}, title={{Paper {n}}}, author={{Ma, Teng and Ren, Feng and "
+        f"Other, Ann}}, booktitle={{SOSP}}, year={{{2000 + n % 25}}}}}"
+        for n in range(300)
+    )
+    bib = tmp_path / "many.bib"
+    bib.write_text(entries)
+    call_command("import_publications", str(bib), stdout=io.StringIO())  # "Ma, Teng" is her
+
+    first = _queries(client, "/people/teng-ma/")
+    later = _queries(client, "/people/teng-ma/")
+
+    assert first == later
+    assert "Paper 299" in client.get("/people/teng-ma/").content.decode()
