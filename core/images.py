@@ -90,7 +90,7 @@ def _normalize(image):
     return image
 
 
-def _encode(image, fmt):
+def encode(image, fmt):
     """`image` encoded afresh with no metadata at all: no EXIF, no comment, no ICC profile
     (the pixels are already sRGB, which browsers assume), no XMP."""
     image = image.copy()
@@ -117,7 +117,7 @@ def square_variants(image, sizes, *, stem=None):
     for size in sizes:
         side = min(size, *image.size)
         crop = ImageOps.fit(image, (side, side), Image.Resampling.LANCZOS, centering=(0.5, 0.4))
-        files[size] = ContentFile(_encode(crop, "JPEG"), name=f"{stem}-{size}.jpg")
+        files[size] = ContentFile(encode(crop, "JPEG"), name=f"{stem}-{size}.jpg")
     return files
 
 
@@ -125,7 +125,7 @@ def fitted_png(image, max_width, max_height):
     """A PNG scaled down to fit the box (never up), transparency kept, under a random name."""
     image = image.copy()
     image.thumbnail((max_width, max_height), Image.Resampling.LANCZOS)
-    return ContentFile(_encode(image, "PNG"), name=f"{secrets.token_hex(8)}.png")
+    return ContentFile(encode(image, "PNG"), name=f"{secrets.token_hex(8)}.png")
 
 
 def replaced_files(instance, *fields):

@@ -11,21 +11,28 @@ An archive is a ZIP file (documented in README, "Backups"):
   differ from one database to another), and groups themselves by name.
 - `media/<name>`: every uploaded file a row names (photos, logos, PDFs).
 
-Restoring checks the whole archive (format, version, checksums, every row against its
-model) before it writes anything, then writes every row in one transaction. An archive
-written by an older labsite is restored at its own schema, then migrated forward.
+Both ways stream: rows go 2,000 at a time and files block by block, so memory does not
+grow with the lab (each data file is a JSON list with one row per line). Restoring checks
+the manifest, the sizes and every checksum before it writes anything; then checks each file
+as an upload of its kind and stages it; writes every row in one transaction; and moves the
+staged files to their names only once the rows commit. An archive written by an older
+labsite is restored at its own schema, then migrated forward.
 """
 
 import hashlib
 import io
 import json
+import re
+import secrets
+import shutil
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import PurePosixPath
-from typing import Any
+from typing import IO, Any
 
 from django.apps import apps as global_apps
 from django.conf import settings
@@ -44,7 +51,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, models, trans
 from django.db.migrations.executor import MigrationExecutor
 from simple_history.models import HistoricalChanges
 
-from core import content, images
+from core import content, images, storage
 from core.bulk import insert_rows
 from core.documents import check_pdf
 
@@ -54,6 +61,10 @@ VERSION = 1
 BY_NATURAL_KEY = {"auth.group", "auth.user", "admin.logentry"}
 # A site makes its settings row on its first page: the archive's replaces it. (Archives
 # written before lab 0001 name the settings under people.)
+_BLOCK = 1 << 20  # what is read or written at a time
+_BATCH = 2000  # rows serialized or restored at a time
+# Restored files wait here (in the media storage) until the rows naming them are in.
+STAGING = "restore-staging"
 SINGLETONS = {
     f"{app}.{model}"
     for app in ("lab", "people")
@@ -99,7 +110,8 @@ def export_lab(
     say: Callable[[str], None] = _silent,
 ) -> dict[str, Any]:
     """Write the lab to `target` (a path or a binary file), saying how far it has come
-    through `say`. Returns the manifest."""
+    through `say`. Returns the manifest. Rows are read 2,000 at a time and files copied in
+    blocks, each straight into the archive: memory does not grow with the lab."""
     chosen = archived_models(accounts=accounts, history=history)
     manifest: dict[str, Any] = {
         "format": FORMAT,
@@ -114,45 +126,72 @@ def export_lab(
     }
     media: set[str] = set()
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-
-        def write(member: str, data: bytes) -> None:
-            archive.writestr(member, data)
-            manifest["sha256"][member] = hashlib.sha256(data).hexdigest()
-
         for model in chosen:
             label = model._meta.label_lower
-            rows = _serialized_rows(model, accounts=accounts)
             media.update(_file_names(model))
-            member = f"data/{label}.json"
-            write(member, json.dumps(rows, cls=DjangoJSONEncoder, ensure_ascii=False).encode())
-            manifest["models"].append({"model": label, "file": member, "rows": len(rows)})
-            say(f"{label}: {len(rows):,} rows")
+            member, count = f"data/{label}.json", 0
+            with _member(archive, member, manifest["sha256"]) as out:
+                # A JSON list with one row per line: any JSON reader reads it whole, and a
+                # restore reads it row by row.
+                for row in _serialized_rows(model, accounts=accounts):
+                    out.write(b",\n" if count else b"[\n")
+                    out.write(json.dumps(row, cls=DjangoJSONEncoder, ensure_ascii=False).encode())
+                    count += 1
+                out.write(b"\n]\n" if count else b"[]\n")
+            manifest["models"].append({"model": label, "file": member, "rows": count})
+            say(f"{label}: {count:,} rows")
         for name in sorted(media):
             if not default_storage.exists(name):
                 raise ArchiveError(f"The file “{name}” that a row names is missing from storage.")
-            with default_storage.open(name, "rb") as file:
-                write(f"media/{name}", file.read())
+            with (
+                default_storage.open(name, "rb") as file,
+                _member(archive, f"media/{name}", manifest["sha256"]) as out,
+            ):
+                shutil.copyfileobj(file, out, _BLOCK)
             manifest["media"].append(name)
         say(f"media: {len(manifest['media']):,} files")
         archive.writestr("manifest.json", json.dumps(manifest, indent=1))
     return manifest
 
 
-def _serialized_rows(model: type[models.Model], *, accounts: bool) -> list[dict[str, Any]]:
+class _Hashing:
+    """A writable file that passes what it is given on, keeping its SHA-256."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw, self.digest = raw, hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.digest.update(data)
+        return self.raw.write(data)
+
+
+@contextmanager
+def _member(archive: zipfile.ZipFile, name: str, digests: dict[str, str]) -> Iterator[_Hashing]:
+    """The archive's member `name`, written as a stream; its checksum goes into `digests`."""
+    with archive.open(name, "w", force_zip64=True) as raw:
+        out = _Hashing(raw)
+        yield out
+    digests[name] = out.digest.hexdigest()
+
+
+def _serialized_rows(model: type[models.Model], *, accounts: bool) -> Iterator[dict[str, Any]]:
     natural = model._meta.label_lower in BY_NATURAL_KEY
-    rows = serializers.serialize(
-        "python",
-        model._default_manager.order_by("pk").iterator(chunk_size=2000),
-        use_natural_foreign_keys=natural,
-        use_natural_primary_keys=model is Group,
-    )
-    if not accounts:  # the rows keep their content, not who they belonged to or were by
-        account_fields = [
-            f.name for f in model._meta.concrete_fields if f.is_relation and f.related_model is User
-        ]
-        for row in rows:
+    # Without accounts, rows keep their content, not who they belonged to or were by.
+    account_fields = [
+        f.name
+        for f in model._meta.concrete_fields
+        if not accounts and f.is_relation and f.related_model is User
+    ]
+    query = model._default_manager.order_by("pk").iterator(chunk_size=_BATCH)
+    while chunk := list(islice(query, _BATCH)):
+        for row in serializers.serialize(
+            "python",
+            chunk,
+            use_natural_foreign_keys=natural,
+            use_natural_primary_keys=model is Group,
+        ):
             row["fields"].update(dict.fromkeys(account_fields))
-    return list(rows)
+            yield row
 
 
 def _file_names(model: type[models.Model]) -> set[str]:
@@ -170,69 +209,149 @@ def _file_names(model: type[models.Model]) -> set[str]:
 # Reading
 
 
-@dataclass
 class Archive:
-    """An archive read and checked, ready to restore: its manifest, rows and files."""
+    """An open archive whose manifest and checksums have been checked: its rows are read
+    model by model, a row at a time, and its files one at a time."""
 
-    manifest: dict[str, Any]
-    rows: dict[str, list[dict[str, Any]]]
-    media: dict[str, bytes]
+    def __init__(self, archive: zipfile.ZipFile) -> None:
+        self.zip = archive
+        self.manifest = _manifest(archive)
+        _check_sizes(archive, self.manifest)
+        digests = self.manifest["sha256"]
+        self.files: dict[str, str] = {}  # model label: its member
+        for entry in self.manifest["models"]:
+            if not (
+                isinstance(entry, dict)
+                and isinstance(entry.get("model"), str)
+                and entry.get("file") in digests
+            ):
+                raise ArchiveError("The archive's manifest names rows it does not hold.")
+            self.files[entry["model"]] = entry["file"]
+        media = self.manifest["media"]
+        for name in media if isinstance(media, list) else [None]:
+            if not isinstance(name, str) or f"media/{name}" not in digests:
+                raise ArchiveError(
+                    f"The archive lists a file it does not hold ({str(name)[:200]})."
+                )
+        self.media: list[str] = media
+        for member, digest in digests.items():
+            checksum = hashlib.sha256()
+            with _reading(), archive.open(member) as data:
+                while block := data.read(_BLOCK):
+                    checksum.update(block)
+            if checksum.hexdigest() != digest:
+                raise ArchiveError(f"{member} in the archive is damaged (its checksum differs).")
+
+    def rows(self, label: str) -> Iterator[dict[str, Any]]:
+        """The rows of the model `label`, one at a time."""
+        member = self.files[label]
+        with _reading(), self.zip.open(member) as data:
+            text = io.TextIOWrapper(data, encoding="utf-8")
+            try:
+                for row in _json_list(text):
+                    if not isinstance(row, dict):
+                        raise _NotAList
+                    yield row
+            except _NotAList:
+                raise ArchiveError(
+                    f"The rows of {label} in the archive are not a list of rows."
+                ) from None
+            except ValueError:  # not JSON, or not UTF-8
+                raise ArchiveError(f"{member} in the archive is not readable JSON.") from None
+
+    def read(self, name: str) -> bytes:
+        """The bytes of the file `name` (a file is bounded by ARCHIVE_MAX_MEMBER_BYTES)."""
+        with _reading():
+            return self.zip.read(f"media/{name}")
 
 
-def read_archive(source: io.BufferedIOBase | str) -> Archive:
-    """Read and check an archive: ArchiveError, naming the fault, when it is not a labsite
+@contextmanager
+def open_archive(source: io.BufferedIOBase | str) -> Iterator[Archive]:
+    """Open and check an archive: ArchiveError, naming the fault, when it is not a labsite
     archive, was written by a newer labsite, or is truncated or altered."""
+    with _reading():
+        archive = zipfile.ZipFile(source)
+    with archive:
+        yield Archive(archive)
+
+
+@contextmanager
+def _reading() -> Iterator[None]:
     try:
-        with zipfile.ZipFile(source) as archive:
-            manifest = _manifest(archive)
-            _check_sizes(archive, manifest)
-            contents = {}
-            for member, digest in manifest["sha256"].items():
-                data = archive.read(member)
-                if hashlib.sha256(data).hexdigest() != digest:
-                    raise ArchiveError(
-                        f"{member} in the archive is damaged (its checksum differs)."
-                    )
-                contents[member] = data
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
+        yield
+    except (zipfile.BadZipFile, zlib.error, EOFError) as error:
         raise ArchiveError(f"This archive is damaged or truncated ({error}).") from None
-    except KeyError as error:
-        raise ArchiveError(f"The archive lacks {error}, which its manifest lists.") from None
-    rows = {}
-    for entry in manifest["models"]:
-        try:
-            rows[entry["model"]] = json.loads(contents[entry["file"]])
-        except (KeyError, ValueError):
-            raise ArchiveError(f"{entry['file']} in the archive is not readable JSON.") from None
-    media = {}
-    for name in manifest["media"] if isinstance(manifest["media"], list) else [None]:
-        if not isinstance(name, str) or f"media/{name}" not in contents:
-            raise ArchiveError(f"The archive lists a file it does not hold ({str(name)[:200]}).")
-        media[name] = contents[f"media/{name}"]
-    checked = Archive(manifest, rows, media)
-    _check_media(checked)
-    return checked
+    except (OSError, KeyError) as error:
+        if isinstance(error, KeyError) or not isinstance(error.errno, int):
+            raise ArchiveError(f"This archive is damaged or truncated ({error}).") from None
+        raise  # the disk, not the archive
+
+
+class _NotAList(ValueError):
+    pass
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _json_list(text: IO[str]) -> Iterator[Any]:
+    """The items of the JSON list `text` holds, decoded one at a time as it is read
+    (`_NotAList` when it holds something else; ValueError when it is not JSON)."""
+    decoder = json.JSONDecoder()
+    buffer, at, ended = "", 0, False
+
+    def read_more() -> None:
+        nonlocal buffer, at, ended
+        block = text.read(_BLOCK)
+        buffer, at, ended = buffer[at:] + block, 0, not block
+
+    def next_char() -> str:
+        nonlocal at
+        while True:
+            match = _SPACE.match(buffer, at)
+            at = match.end() if match else at
+            if at < len(buffer) or ended:
+                return buffer[at : at + 1]
+            read_more()
+
+    if next_char() != "[":
+        raise _NotAList
+    at += 1
+    if next_char() == "]":
+        at += 1
+    else:
+        while True:
+            next_char()  # past the spaces before the item
+            while True:
+                try:
+                    item, at = decoder.raw_decode(buffer, at)
+                    break
+                except json.JSONDecodeError:
+                    if ended:
+                        raise
+                    read_more()
+            yield item
+            separator = next_char()
+            at += 1
+            if separator == "]":
+                break
+            if separator != ",":
+                raise ValueError("a list's items are not separated by commas")
+    if next_char():
+        raise ValueError("something follows the list")
 
 
 # What an uploaded file of each kind must be: the checks its upload passes, its endings.
-_IMAGE_ENDINGS = (".jpg", ".jpeg", ".png", ".webp")
+_IMAGE_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG"}
 
 
-def _check_media(archive: Archive) -> None:
-    """Every file the archive would restore passes what an upload of its kind passes, and
-    lies in its field's upload folder: a file named by no row, outside those folders
-    (`../`, an absolute path, `.htaccess`), of another type, or failing the image or PDF
-    checks is refused (ArchiveError naming it), before anything is written."""
-    folders = _upload_folders()
-    used: dict[str, models.FileField] = {}
-    for label, rows in archive.rows.items():
-        for name, field in folders.get(label, {}).items():
-            for row in rows if isinstance(rows, list) else []:
-                values = row.get("fields") if isinstance(row, dict) else None
-                value = values.get(name) if isinstance(values, dict) else None
-                if isinstance(value, str) and value:
-                    used[value] = field
-    for name, data in archive.media.items():
+def _checked_media(archive: Archive) -> Iterator[tuple[str, bytes]]:
+    """Every file the archive would restore, as an upload of its kind would be stored
+    (images decoded and encoded afresh, PDFs checked), one at a time. A file named by no
+    row, outside its field's upload folder (`../`, an absolute path, `.htaccess`), of
+    another type, or failing the image or PDF checks stops it (ArchiveError naming it)."""
+    used = _file_owners(archive)
+    for name in archive.media:
         path = PurePosixPath(name)
         if (
             not name
@@ -251,19 +370,38 @@ def _check_media(archive: Archive) -> None:
             raise ArchiveError(
                 f"The archive's file “{name[:200]}” lies outside its upload folder ({folder})."
             )
+        data = archive.read(name)
         try:
             if isinstance(owner, models.ImageField):
-                if not name.lower().endswith(_IMAGE_ENDINGS):
-                    raise ValidationError("it is not named as an image")
-                images.open_upload(ContentFile(data))
+                image_format = _IMAGE_FORMATS.get(path.suffix.lower())
+                if image_format is None:
+                    raise ValidationError("it is not named as a JPEG or PNG image")
+                data = images.encode(images.open_upload(ContentFile(data)), image_format)
             else:
-                if not name.lower().endswith(".pdf"):
+                if path.suffix.lower() != ".pdf":
                     raise ValidationError("it is not named as a PDF")
                 check_pdf(ContentFile(data))
         except ValidationError as error:
             raise ArchiveError(
                 f"The archive's file “{name[:200]}” is refused: {' '.join(error.messages)}"
             ) from None
+        yield name, data
+
+
+def _file_owners(archive: Archive) -> dict[str, models.FileField]:
+    """{file name: the file field of the row that names it}, reading only the rows of
+    models with files."""
+    used: dict[str, models.FileField] = {}
+    for label, fields in _upload_folders().items():
+        if label not in archive.files:
+            continue
+        for row in archive.rows(label):
+            values = row.get("fields")
+            for name, field in fields.items():
+                value = values.get(name) if isinstance(values, dict) else None
+                if isinstance(value, str) and value:
+                    used[value] = field
+    return used
 
 
 def _upload_folders() -> dict[str, dict[str, models.FileField]]:
@@ -310,10 +448,12 @@ def _check_sizes(archive: zipfile.ZipFile, manifest: dict[str, Any]) -> None:
 
 
 def _manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
+    if "manifest.json" not in archive.namelist():
+        raise ArchiveError("This ZIP file is not a labsite archive (no manifest.json).")
+    with _reading():
+        raw = archive.read("manifest.json")
     try:
-        manifest = json.loads(archive.read("manifest.json"))
-    except KeyError:
-        raise ArchiveError("This ZIP file is not a labsite archive (no manifest.json).") from None
+        manifest = json.loads(raw)
     except ValueError:
         raise ArchiveError("The archive's manifest.json is not readable JSON.") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
@@ -325,7 +465,7 @@ def _manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
             f"{VERSION}. Upgrade labsite to restore it."
         )
     keys = ("migrations", "models", "media", "sha256", "accounts", "history")
-    if any(key not in manifest for key in keys):
+    if any(key not in manifest for key in keys) or not isinstance(manifest["models"], list):
         raise ArchiveError("The archive's manifest is incomplete.")
     return manifest
 
@@ -357,46 +497,98 @@ def import_lab(
 ) -> dict[str, Any]:
     """Restore an archive into this database. Refuses, writing nothing, when the database
     holds content (unless `replace`: then that content is deleted first, in the same
-    transaction) or when the archive is unreadable. Returns the manifest."""
-    archive = read_archive(source)
-    manifest = archive.manifest
-    present = content_present(accounts=manifest["accounts"])
-    if present and not replace:
-        raise ArchiveError(
-            "This database is not empty (it holds " + ", ".join(present) + "). Restore into an "
-            "empty database, or pass --replace to delete its content and restore the archive's."
-        )
-    ours = applied_migrations()
-    theirs = manifest["migrations"]
-    executor = MigrationExecutor(connection)
-    unknown = [f"{a}.{n}" for a, n in theirs.items() if (a, n) not in executor.loader.graph.nodes]
-    if unknown:
-        raise ArchiveError(
-            "This archive was written by a newer labsite (its schema has "
-            + ", ".join(sorted(unknown))
-            + "). Upgrade labsite to restore it."
-        )
-    older = {app: name for app, name in theirs.items() if ours.get(app) != name}
-    state_apps = global_apps
-    if older:
-        # Restore at the archive's own schema, then migrate forward like any upgrade.
-        say("the archive is from an older schema: migrating to it first")
-        targets = list(theirs.items())
-        executor.migrate(targets, plan=executor.migration_plan(targets))
+    transaction) or when the archive is unreadable. Returns the manifest.
+
+    Rows and files restore as one: the files are checked and stored under a staging folder
+    first, the rows written in one transaction, and only once it commits are the files
+    moved to their names. A restore refused on the way leaves the database and the storage
+    as they were (a photo of the same name keeps its bytes)."""
+    with open_archive(source) as archive:
+        manifest = archive.manifest
+        present = content_present(accounts=manifest["accounts"])
+        if present and not replace:
+            raise ArchiveError(
+                "This database is not empty (it holds " + ", ".join(present) + "). Restore "
+                "into an empty database, or pass --replace to delete its content and restore "
+                "the archive's."
+            )
+        ours = applied_migrations()
+        theirs = manifest["migrations"]
         executor = MigrationExecutor(connection)
-        state_apps = executor.loader.project_state(targets).apps
-    try:
-        with transaction.atomic():
-            _delete_content(accounts=manifest["accounts"] and replace, state_apps=state_apps)
-            written = _write_rows(archive, state_apps, say)
-            _check_constraints(written)
-        # Files only once the rows are in: a restore refused on the way leaves the storage
-        # as it was (a photo of the same name keeps its bytes). They were checked on reading.
-        _write_media(archive, say)
-    finally:
-        if older:
-            call_command("migrate", verbosity=0)
+        unknown = [
+            f"{a}.{n}" for a, n in theirs.items() if (a, n) not in executor.loader.graph.nodes
+        ]
+        if unknown:
+            raise ArchiveError(
+                "This archive was written by a newer labsite (its schema has "
+                + ", ".join(sorted(unknown))
+                + "). Upgrade labsite to restore it."
+            )
+        with _staged_media(archive, say) as staged:
+            older = {app: name for app, name in theirs.items() if ours.get(app) != name}
+            state_apps = global_apps
+            if older:
+                # Restore at the archive's own schema, then migrate forward like any upgrade.
+                say("the archive is from an older schema: migrating to it first")
+                targets = list(theirs.items())
+                executor.migrate(targets, plan=executor.migration_plan(targets))
+                executor = MigrationExecutor(connection)
+                state_apps = executor.loader.project_state(targets).apps
+            try:
+                with transaction.atomic():
+                    _delete_content(
+                        accounts=manifest["accounts"] and replace, state_apps=state_apps
+                    )
+                    written = _write_rows(archive, state_apps, say)
+                    _check_constraints(written)
+                staged.move_into_place()
+            finally:
+                if older:
+                    call_command("migrate", verbosity=0)
     return manifest
+
+
+class _Staged:
+    """Files stored under a staging folder of the media storage, to be moved to their own
+    names once the rows that name them are in."""
+
+    def __init__(self) -> None:
+        self.folder = f"{STAGING}/{secrets.token_hex(8)}"
+        self.names: list[str] = []
+
+    def add(self, name: str, data: bytes) -> None:
+        staged = f"{self.folder}/{name}"
+        if default_storage.save(staged, ContentFile(data)) != staged:
+            raise ArchiveError(f"The file “{name}” could not be staged under its own name.")
+        self.names.append(name)
+
+    def move_into_place(self) -> None:
+        for name in self.names:
+            storage.move(default_storage, f"{self.folder}/{name}", name)
+        self.names = []
+
+    def discard(self) -> None:
+        for name in self.names:
+            default_storage.delete(f"{self.folder}/{name}")
+        folder = storage.local_folder(default_storage)
+        if folder is not None:  # the folders a local storage leaves
+            shutil.rmtree(folder / self.folder, ignore_errors=True)
+            with suppress(OSError):  # another restore's files may be staged there
+                (folder / STAGING).rmdir()
+
+
+@contextmanager
+def _staged_media(archive: Archive, say: Callable[[str], None]) -> Iterator[_Staged]:
+    """The archive's files, checked as uploads and staged (see `_Staged`); whatever is
+    still staged when the restore ends, refused or not, is removed."""
+    staged = _Staged()
+    try:
+        for name, data in _checked_media(archive):
+            staged.add(name, data)
+        say(f"media: {len(staged.names):,} files checked")
+        yield staged
+    finally:
+        staged.discard()
 
 
 def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
@@ -440,53 +632,45 @@ def _deserialize(rows: list[dict[str, Any]], state_apps: Any) -> Iterator[Any]:
 
 def _write_rows(archive: Archive, state_apps: Any, say: Callable[[str], None]) -> list[Any]:
     written = []
-    for entry in archive.manifest["models"]:
-        label = entry["model"]
-        rows = archive.rows[label]
-        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
-            raise ArchiveError(f"The rows of {label} in the archive are not a list of rows.")
+    for label in archive.files:
         try:
             model = _model(state_apps, label)
-            objects = list(_deserialize(rows, state_apps))
-        except (
-            LookupError,
-            DeserializationError,
-            FieldDoesNotExist,
-            ValueError,
-            TypeError,
-            AttributeError,
-        ) as error:
+        except LookupError as error:
             raise ArchiveError(f"The rows of {label} cannot be restored: {error}") from None
-        try:
-            with transaction.atomic():  # so that a refused row leaves the restore's own
-                if model._meta.label_lower == "auth.group":
-                    for item in objects:  # migrate made the declared groups: by name
-                        item.save()
-                else:
-                    insert_rows(model, [item.object for item in objects], raw=True)
-                    for item in objects:
-                        for name, values in (item.m2m_data or {}).items():
-                            getattr(item.object, name).set(values)
-        except (DatabaseError, ValueError, TypeError) as error:
-            raise ArchiveError(
-                f"The rows of {label} do not fit this database's tables: {error}"
-            ) from None
+        count = 0
+        rows = archive.rows(label)
+        while batch := list(islice(rows, _BATCH)):
+            try:
+                objects = list(_deserialize(batch, state_apps))
+            except (
+                DeserializationError,
+                FieldDoesNotExist,
+                ValueError,
+                TypeError,
+                AttributeError,
+            ) as error:
+                raise ArchiveError(f"The rows of {label} cannot be restored: {error}") from None
+            try:
+                with transaction.atomic():  # so that a refused row leaves the restore's own
+                    if model._meta.label_lower == "auth.group":
+                        for item in objects:  # migrate made the declared groups: by name
+                            item.save()
+                    else:
+                        insert_rows(model, [item.object for item in objects], raw=True)
+                        for item in objects:
+                            for name, values in (item.m2m_data or {}).items():
+                                getattr(item.object, name).set(values)
+            except (DatabaseError, ValueError, TypeError) as error:
+                raise ArchiveError(
+                    f"The rows of {label} do not fit this database's tables: {error}"
+                ) from None
+            count += len(objects)
         written.append(model)
-        say(f"{label}: {len(objects):,} rows")
+        say(f"{label}: {count:,} rows")
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), written):
             cursor.execute(sql)
     return written
-
-
-def _write_media(archive: Archive, say: Callable[[str], None]) -> None:
-    for name, data in archive.media.items():
-        if default_storage.exists(name):
-            default_storage.delete(name)
-        stored = default_storage.save(name, ContentFile(data))
-        if stored != name:
-            raise ArchiveError(f"The file “{name}” could not be stored under its own name.")
-    say(f"media: {len(archive.media):,} files")
 
 
 def _check_constraints(written: Iterable[type[models.Model]]) -> None:

@@ -19,6 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from core.names import initials
+from core.storage import local_folder
 from lab.models import LabSettings
 
 logger = logging.getLogger(__name__)
@@ -104,8 +105,8 @@ def _storage_check():
     """Says "ok" when the media storage answers (object storage: one HEAD request, within
     its timeouts; a folder: it exists and may be written), else what went wrong."""
     try:
-        if hasattr(default_storage, "path"):
-            root = Path(default_storage.location)
+        root = local_folder(default_storage)
+        if root is not None:
             if not (root.is_dir() and os.access(root, os.W_OK)):
                 return "error: the media folder is missing or not writable"
         else:
@@ -118,9 +119,8 @@ def _storage_check():
 def _disk_check():
     """Says "ok" while every folder the site writes to (the media folder, an SQLite
     database's) has at least HEALTH_MIN_FREE_DISK_MB free, else which is short."""
-    folders = set()
-    if hasattr(default_storage, "path"):
-        folders.add(Path(default_storage.location))
+    media = local_folder(default_storage)
+    folders = {media} if media else set()
     database = settings.DATABASES["default"]
     if database["ENGINE"].endswith("sqlite3"):
         folders.add(Path(database["NAME"]).parent)

@@ -1,4 +1,6 @@
+import errno
 import io
+import os
 import shutil
 import socket
 import threading
@@ -128,3 +130,27 @@ def silent_server():
     listener.close()
     for accepted in held:
         accepted.close()
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """Call it, and the disk the media folder is on runs out of room: every file Django's
+    folder storage writes fails with ENOSPC after its first bytes, as on a real full disk."""
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, file):
+            self.file = file
+
+        def write(self, data):
+            self.file.write(data[:10])
+            self.file.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def close(self):
+            self.file.close()
+
+    def fill():
+        monkeypatch.setattr(os, "fdopen", lambda fd, *a, **kw: Full(real_fdopen(fd, *a, **kw)))
+
+    return fill

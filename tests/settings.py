@@ -14,7 +14,7 @@ MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="labsite-test-media-"))
 STATIC_ROOT = MEDIA_ROOT / "static"
 STATIC_ROOT.mkdir()
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {"BACKEND": "core.storage.LocalStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -1,6 +1,7 @@
 """The photo pipeline, through the admin form a lab admin uses."""
 
 import io
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -159,3 +160,27 @@ def test_removing_the_photo_brings_back_the_initials(client, admin_client):
     person.refresh_from_db()
     assert not person.photo and not person.photo_thumb
     assert b">TM</span>" in client.get("/people/teng-ma/").content
+
+
+def test_a_full_disk_refuses_an_upload_whole_and_leaves_no_file_behind(
+    admin_client, client, full_disk, caplog, settings
+):
+    person = factories.PersonFactory(slug="teng-ma", name="Teng Ma")
+    url = f"/admin/people/person/{person.pk}/change/"
+    photo = factories.photo_upload((300, 400))
+    data = form_data(admin_client.get(url), photo=photo, title="Associate Professor")
+    photos = Path(settings.MEDIA_ROOT) / "people"
+    before = {path for path in photos.rglob("*") if path.is_file()}
+    full_disk()
+    admin_client.raise_request_exception = False  # answered as a browser sees it
+
+    response = admin_client.post(url, data)
+
+    assert response.status_code == 503
+    assert "The disk the site stores files on is not answering" in response.content.decode()
+    assert "nothing has changed" in response.content.decode()
+    assert "disk does not answer" in caplog.text  # the log names the part
+    person.refresh_from_db()
+    assert not person.photo and person.title != "Associate Professor"
+    assert {path for path in photos.rglob("*") if path.is_file()} == before  # no 0-byte file
+    assert client.get("/people/teng-ma/").status_code == 200
