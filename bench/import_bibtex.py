@@ -13,7 +13,8 @@ from _setup import best_of, django_on_scratch_database
 ENTRIES = 2000
 
 
-def generate(n, seed=7):
+def generate(n, seed=7, first=0):
+    """`n` BibTeX entries, numbered from `first` (each number its own title and DOI)."""
     rng = random.Random(seed)
     families = [
         "Ma",
@@ -45,7 +46,7 @@ def generate(n, seed=7):
         "USENIX Annual Technical Conference (ATC '23)",
     ]
     out = []
-    for i in range(n):
+    for i in range(first, first + n):
         authors = " and ".join(
             f"{rng.choice(families)}, {rng.choice(givens)}" for _ in range(rng.randint(2, 12))
         )

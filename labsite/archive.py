@@ -53,7 +53,7 @@ from simple_history.models import HistoricalChanges
 
 from core import content, images, storage
 from core.bulk import insert_rows
-from core.documents import check_pdf
+from core.documents import MAX_PDF_BYTES, check_pdf
 
 FORMAT = "labsite-archive"
 VERSION = 1
@@ -370,9 +370,17 @@ def _checked_media(archive: Archive) -> Iterator[tuple[str, bytes]]:
             raise ArchiveError(
                 f"The archive's file “{name[:200]}” lies outside its upload folder ({folder})."
             )
+        is_image = isinstance(owner, models.ImageField)
+        limit = images.MAX_UPLOAD_BYTES if is_image else MAX_PDF_BYTES
+        size = archive.zip.getinfo(f"media/{name}").file_size
+        if size > limit:  # refused before it is read, as an upload of its kind would be
+            raise ArchiveError(
+                f"The archive's file “{name[:200]}” is refused: it is {size:,} bytes, more "
+                f"than an upload of its kind may be ({limit:,})."
+            )
         data = archive.read(name)
         try:
-            if isinstance(owner, models.ImageField):
+            if is_image:
                 image_format = _IMAGE_FORMATS.get(path.suffix.lower())
                 if image_format is None:
                     raise ValidationError("it is not named as a JPEG or PNG image")

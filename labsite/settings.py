@@ -140,7 +140,7 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 
 # A restore reads no archive member larger than this (a file of a few kilobytes can unpack
 # to gigabytes), nor more than the second in all: bytes, unpacked.
-ARCHIVE_MAX_MEMBER_BYTES = env.int("ARCHIVE_MAX_MEMBER_BYTES", default=200 * 1024 * 1024)
+ARCHIVE_MAX_MEMBER_BYTES = env.int("ARCHIVE_MAX_MEMBER_BYTES", default=1024 * 1024 * 1024)
 ARCHIVE_MAX_TOTAL_BYTES = env.int("ARCHIVE_MAX_TOTAL_BYTES", default=4 * 1024 * 1024 * 1024)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -15,14 +15,25 @@ uploads. So the files are the live pages, except where a static copy must differ
   link is under "/lab/" (the pages are rendered with that script prefix, as Django would
   serve them there).
 
+- a feed's links to itself and other feeds lead to their `feed.xml` files;
+- uploads are copied into `media/` and linked there, from object storage too, so the copy
+  holds every photo and needs nothing of the live site.
+
 A file whose bytes have not changed is not rewritten, and a file of an earlier export that
-no page links to any more is removed, so re-running after an edit touches what changed.
+no page links to any more is removed, so re-running after an edit touches what changed and
+a sync to a host moves only that. The folder's marker file records what the copy was built
+from (the content version, the code, the base address, the day); a re-run when none of them
+has changed does nothing at all.
 """
 
+import hashlib
 import html
+import json
 import re
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path, PurePosixPath
 from urllib.parse import parse_qsl, quote, unquote, urljoin, urlsplit
 
@@ -33,8 +44,13 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import get_script_prefix, set_script_prefix
 from django.utils import translation
+from django.utils.encoding import filepath_to_uri
+from django.utils.functional import empty
 
+from core import content
+from core.storage import local_folder
 from labsite.context_processors import STATIC_EXPORT_KEY
+from labsite.page_cache import content_version
 
 MARKER = ".labsite-static"  # marks a folder as an export this command may prune
 QUERY_DIR = "_"
@@ -54,10 +70,11 @@ class Result:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)  # "page → link" that led nowhere
+    kept: int = 0  # files left as they were, unread, as nothing has changed since they were
 
     @property
     def files(self) -> int:
-        return len(self.written) + len(self.unchanged)
+        return len(self.written) + len(self.unchanged) + self.kept
 
 
 def file_path(path: str, query: str = "", content_type: str = "text/html") -> str:
@@ -103,29 +120,42 @@ class _Site:
         )
 
 
-def export_static(target: Path, base_url: str = "", say=lambda message: None) -> Result:
-    """Write the public site into `target`; see the module's docstring."""
+def export_static(
+    target: Path, base_url: str = "", say=lambda message: None, *, force: bool = False
+) -> Result:
+    """Write the public site into `target`; see the module's docstring. With `force`, the
+    pages are rendered again even when nothing has changed since the last export."""
     target = Path(target)
-    if target.exists() and any(target.iterdir()) and not (target / MARKER).exists():
+    marker = target / MARKER
+    if target.exists() and any(target.iterdir()) and not marker.exists():
         raise StaticExportError(
             f"{target} holds files of something else; export into an empty or new folder."
         )
+    built_from = _built_from(base_url)
+    last = _read_marker(marker)
+    if not force and last.get("built from") == built_from:
+        say("nothing has changed since the last export")
+        return Result(kept=last.get("files", 0))
     target.mkdir(parents=True, exist_ok=True)
     call_command("collectstatic", interactive=False, verbosity=0)
     site = _Site(base_url)
-    media_url = settings.MEDIA_URL
     overrides = {
         "ALLOWED_HOSTS": [site.host.split(":")[0]],
         "SECURE_SSL_REDIRECT": False,
         # Site-relative STATIC_URL and MEDIA_URL follow the script prefix (set again, so
-        # that Django adds the prefix it caches on first use).
+        # that Django adds the prefix it caches on first use). Uploads are linked in the
+        # copy's media/ folder, wherever they are stored.
         "STATIC_URL": settings.STATIC_URL.removeprefix(get_script_prefix()),
-        **({"MEDIA_URL": media_url.lstrip("/")} if media_url.startswith("/") else {}),
+        "MEDIA_URL": "media/",
     }
     previous_prefix = get_script_prefix()
     result = Result()
     # Each page sets the language of its address; the caller's is put back afterwards.
-    with override_settings(**overrides), translation.override(translation.get_language()):
+    with (
+        override_settings(**overrides),
+        translation.override(translation.get_language()),
+        _uploads_linked_in_copy(),
+    ):
         try:
             # Django's test client, unlike a WSGI server, does not set the prefix reverse()
             # uses. It is put back before the settings are: leaving override_settings makes
@@ -143,8 +173,59 @@ def export_static(target: Path, base_url: str = "", say=lambda message: None) ->
             result.removed.append(name)
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
-    (target / MARKER).write_text("Written by labsite's export_static; re-run it to update.\n")
+    record = {"files": result.files}
+    if not result.broken:  # a run with faults is run again in full
+        record["built from"] = built_from
+    marker.write_text(
+        "Written by labsite's export_static; re-run it to update.\n" + json.dumps(record) + "\n"
+    )
     return result
+
+
+def _built_from(base_url: str) -> dict[str, str | int]:
+    """What the copy's bytes depend on: the content version, the code (every file of the
+    project's apps, templates, static files and translations, by size and time), the base
+    address, and the day (pages say which talks are upcoming)."""
+    root = Path(settings.BASE_DIR)
+    folders = [Path(config.path) for config in content.project_apps()]
+    folders += [root / "templates", root / "static", root / "locale"]
+    code = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                stat = path.stat()
+                code.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return {
+        "content version": content_version(),
+        "code": code.hexdigest(),
+        "base url": base_url,
+        "day": date.today().isoformat(),
+    }
+
+
+def _read_marker(marker: Path) -> dict:
+    try:
+        record = json.loads(marker.read_text().split("\n", 1)[1])
+    except (OSError, IndexError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+@contextmanager
+def _uploads_linked_in_copy():
+    """Uploads stored off this machine (object storage) are linked at MEDIA_URL, as local
+    ones are, while the copy is made: the copy holds them and links them there."""
+    if default_storage._wrapped is empty:
+        default_storage._setup()
+    storage = default_storage._wrapped
+    if local_folder(storage) is not None:
+        yield
+        return
+    storage.url = lambda name: settings.MEDIA_URL + filepath_to_uri(name)
+    try:
+        yield
+    finally:
+        del storage.url
 
 
 def _crawl(site: _Site, target: Path, result: Result, say) -> None:
@@ -173,6 +254,8 @@ def _crawl(site: _Site, target: Path, result: Result, say) -> None:
                 data = data.encode()
             elif path == "/sitemap.xml":
                 links = _LOC.findall(data.decode())
+            elif content_type.startswith(_FEED_TYPES):
+                data = _feeds_linked(data.decode(), site).encode()
             for link in links:
                 parts = urlsplit(link)
                 if parts.netloc and parts.netloc != site.host:
@@ -212,6 +295,23 @@ def _write(target: Path, name: str, data: bytes, result: Result) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     result.written.append(name)
+
+
+def _feeds_linked(feed: str, site: _Site) -> str:
+    """A feed with its links to the site's feeds (its own self-link) leading to their
+    files, as absolute addresses, which feeds need."""
+    origin = f"{'https' if site.secure else 'http'}://{site.host}"
+
+    def replace(match: re.Match) -> str:
+        parts = urlsplit(html.unescape(match[2]))
+        local = parts.netloc == site.host and parts.path.startswith(site.prefix + "/")
+        if not (local and parts.path.endswith("/feed/")):
+            return match[0]
+        path = parts.path[len(site.prefix) :]
+        address = origin + static_link(path, "", site.prefix, _FEED_TYPES[0])
+        return f'{match[1]}="{html.escape(address)}"'
+
+    return _LINK.sub(replace, feed)
 
 
 def _rewrite(page: str, site: _Site, path: str, query: str) -> tuple[str, list[str]]:

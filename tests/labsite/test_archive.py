@@ -378,6 +378,10 @@ CRAFTED_MEDIA = {
         "lies outside its upload folder (people/photos/)",
     ),
     "a photo that is HTML": (_photo_swapped_for_html, "This file is not an image"),
+    "a photo past the upload limit": (
+        lambda m, f: _with_media(m, f, "people/photos/x.jpg", b"\0" * 11_000_000, "people.person"),
+        "is 11,000,000 bytes, more than an upload of its kind may be (10,485,760)",
+    ),
 }
 
 

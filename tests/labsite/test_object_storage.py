@@ -3,6 +3,7 @@
 import http.client
 import io
 import json
+import re
 import socket
 import time
 from urllib.parse import urlsplit
@@ -14,6 +15,7 @@ from moto.server import ThreadedMotoServer
 from PIL import Image
 
 from labsite import archive
+from labsite.static_site import export_static
 from people.models import Person
 from tests import factories
 from tests.admin_forms import form_data
@@ -165,3 +167,22 @@ def test_an_archive_takes_its_files_from_the_bucket_and_puts_them_back(s3, demo)
     archive.import_lab(io.BytesIO(written.getvalue()))
 
     assert _fetch(Person.objects.get(slug="teng-ma").photo.url) == (200, "image/jpeg", body)
+
+
+def test_the_static_copy_holds_the_photos_kept_in_the_bucket(s3, demo, tmp_path):
+    person = Person.objects.get(slug="teng-ma")
+    person.photo = factories.photo_upload((300, 400), color="navy")
+    person.save()
+    in_bucket = {name: _fetch(getattr(person, name).url)[2] for name in ("photo", "photo_thumb")}
+
+    export_static(tmp_path, "https://lab.example.org/")
+
+    page = (tmp_path / "people/teng-ma/index.html").read_text()
+    team = (tmp_path / "people/index.html").read_text()
+    assert s3 not in page + team  # the copy needs nothing of the live site's storage
+    assert f"/media/{person.photo.name}" in page
+    assert f"/media/{person.photo_thumb.name}" in team
+    for field, body in in_bucket.items():
+        assert (tmp_path / "media" / getattr(person, field).name).read_bytes() == body
+    preview = re.search(r'<meta property="og:image" content="([^"]+)"', page)[1]
+    assert preview == f"https://lab.example.org/media/{person.photo.name}"
