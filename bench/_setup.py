@@ -8,9 +8,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def django_on_scratch_database(debug=True):
-    """Set up Django on a new scratch database. `debug=False` runs as production does
-    (no query log, no debug cursors), for timings of work that never renders a page."""
+def django_on_scratch_database(debug=True, migrate=True):
+    """Set up Django on a new scratch database (BENCH_DATABASE_URL names another), migrated
+    unless `migrate` is false. `debug=False` runs as production does (no query log, no
+    debug cursors), for timings of work that never renders a page."""
     sys.path.insert(0, str(ROOT))
     scratch = Path(tempfile.mkdtemp(prefix="labsite-bench-"))
     os.environ.update(
@@ -26,7 +27,8 @@ def django_on_scratch_database(debug=True):
     from django.core.management import call_command
 
     django.setup()
-    call_command("migrate", verbosity=0)
+    if migrate:
+        call_command("migrate", verbosity=0)
     return scratch
 
 

@@ -24,7 +24,7 @@ STEP = 10_000  # papers imported at a time while building the lab
 def child(action, database, path):
     """In a process of its own: Django on `database`, then `action` on the archive `path`."""
     os.environ["BENCH_DATABASE_URL"] = database
-    django_on_scratch_database(debug=False)
+    django_on_scratch_database(debug=False, migrate=action == "import")
     from labsite import archive
 
     start = time.perf_counter()

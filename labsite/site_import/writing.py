@@ -1,0 +1,407 @@
+"""A site read (`Site`) written into the lab, or previewed: see the package's docstring."""
+
+import shutil
+import tempfile
+import zipfile
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from anyascii import anyascii
+from django.core.exceptions import ValidationError
+from django.core.files import File
+from django.db import models, transaction
+from django.utils.text import slugify
+
+from core import images
+from lab.models import MemberRole
+from labsite.site_import import alfolio, hugo
+from labsite.site_import.site import Site, SitePerson, SiteProblem
+from people.models import Education, Experience, Link, NewsItem, Person, Project
+from publications import importing
+from publications.importing import AuthorRecord
+from publications.importing.matching import PeopleIndex
+from talks.models import Award, Recipient, Speaker, Talk
+
+MAX_ZIP_MEMBERS = 5000
+MAX_ZIP_BYTES = 500 * 1024 * 1024  # unpacked
+NEW, UNCHANGED, UPDATED = "new", "unchanged", "updated"
+
+
+@contextmanager
+def open_site(path: Path | str, owner_name: str = "") -> Iterator[Site]:
+    """The site in the folder (or ZIP file) `path`, read; SiteProblem when it cannot be."""
+    path = Path(path)
+    if not path.exists():
+        raise SiteProblem(f"{path} does not exist.")
+    if path.is_file():
+        with tempfile.TemporaryDirectory(prefix="labsite-site-") as folder:
+            _unzip(path, Path(folder))
+            yield _read(Path(folder), owner_name)
+        return
+    yield _read(path, owner_name)
+
+
+def _unzip(path: Path, folder: Path) -> None:
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError):
+        raise SiteProblem(f"{path.name} is neither a folder nor a ZIP file of one.") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_ZIP_MEMBERS:
+            raise SiteProblem(f"{path.name} holds more than {MAX_ZIP_MEMBERS:,} files.")
+        if sum(m.file_size for m in members) > MAX_ZIP_BYTES:
+            raise SiteProblem(f"{path.name} unpacks to more than {MAX_ZIP_BYTES // 2**20} MB.")
+        for member in members:
+            name = PurePosixPath(member.filename)
+            if name.is_absolute() or ".." in name.parts or "\\" in member.filename:
+                raise SiteProblem(f"{path.name}: “{member.filename[:200]}” leads out of the site.")
+        try:
+            archive.extractall(folder)
+        except (zipfile.BadZipFile, OSError, EOFError) as error:
+            raise SiteProblem(f"{path.name} is damaged ({error}).") from None
+    entries = [p for p in folder.iterdir() if not p.name.startswith(("__MACOSX", "."))]
+    if len(entries) == 1 and entries[0].is_dir():  # a ZIP of the folder, not of its files
+        shutil.move(str(entries[0]), folder / ".site")
+        for item in (folder / ".site").iterdir():
+            shutil.move(str(item), folder / item.name)
+
+
+def _read(root: Path, owner_name: str) -> Site:
+    if alfolio.is_site(root):
+        site = Site(generator=alfolio.GENERATOR, root=root)
+        alfolio.read(site, owner_name)
+        return site
+    hugo_root = hugo.site_root(root)
+    if hugo_root is not None:
+        site = Site(generator=hugo.GENERATOR, root=hugo_root)
+        hugo.read(site, owner_name)
+        return site
+    raise SiteProblem(
+        f"{root.name or root} is neither an al-folio site (no _pages, _bibliography, _news or "
+        "_projects folder) nor a Hugo Blox site (no config/_default or hugo.yaml beside a "
+        "content folder)."
+    )
+
+
+@dataclass
+class Report:
+    """What importing a site does (or did): per kind of row, how many are new, updated or
+    unchanged, each row's line, what had no home, and the problems that stop it."""
+
+    site: Site
+    counts: dict[str, Counter] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    written: bool = False
+
+    def count(self, kind: str, action: str, label: str) -> None:
+        self.counts.setdefault(kind, Counter())[action] += 1
+        if action != UNCHANGED:
+            self.lines.append(f"{kind}: {action}: {label}")
+
+    @property
+    def changes(self) -> int:
+        return sum(c[NEW] + c[UPDATED] for c in self.counts.values())
+
+
+class _Preview(Exception):
+    """Rolls back a preview's transaction."""
+
+
+def import_site(site: Site, *, apply: bool, user: Any = None) -> Report:
+    """Write `site` into the lab (`apply`), or say what writing it would do. Nothing is
+    written when the site has any problem."""
+    report = Report(site, problems=list(site.problems))
+    try:
+        with transaction.atomic():
+            _Writer(site, report, photos=apply, user=user).write()
+            if report.problems or not apply:
+                raise _Preview
+    except _Preview:
+        pass
+    report.written = apply and not report.problems
+    report.notes = list(site.no_home) + report.notes
+    return report
+
+
+class _Writer:
+    def __init__(self, site: Site, report: Report, *, photos: bool, user: Any) -> None:
+        self.site, self.report, self.photos, self.user = site, report, photos, user
+        self.people: dict[str, Person] = {}  # a site person's key → the lab's person
+
+    def write(self) -> None:
+        for person in self.site.people:
+            self._person(person)
+        owner = self.people.get(self.site.owner.key) if self.site.owner else None
+        lone = owner if len(self.site.people) == 1 else None  # a one-person site's news
+        for news in self.site.news:
+            self._row(
+                NewsItem,
+                {"person": lone, "date": news.date, "text_en": news.text},
+                news.text[:80],
+                kind="news",
+            )
+        for project in self.site.projects:
+            if owner is not None:
+                self._row(
+                    Project,
+                    {"person": owner, "name_en": project.title[:200]},
+                    project.title,
+                    extra={
+                        "summary_en": project.description,
+                        "url": project.url,
+                        "tags": ", ".join(project.tags)[:300],
+                    },
+                    kind="project",
+                )
+        for talk in self.site.talks:
+            self._talk(talk)
+        self._publications()
+
+    # One row
+
+    def _row(
+        self,
+        model: type[models.Model],
+        key: dict[str, Any],
+        label: str,
+        *,
+        kind: str,
+        extra: dict[str, Any] | None = None,
+    ) -> models.Model | None:
+        """The row `key` names: found (unchanged), or made with `extra` and checked by the
+        model's own rules (a problem, naming `label`, when they refuse it)."""
+        found = model._default_manager.filter(**key).first()
+        if found is not None:
+            self.report.count(kind, UNCHANGED, label)
+            return found
+        row = model(**key, **{k: v for k, v in (extra or {}).items() if v not in (None, "")})
+        if not self._valid(row, f"{kind} “{label}”"):
+            return None
+        row.save()
+        self.report.count(kind, NEW, label)
+        return row
+
+    def _valid(self, row: models.Model, what: str) -> bool:
+        try:
+            row.full_clean(validate_unique=False)
+        except ValidationError as error:
+            reasons = "; ".join(
+                f"{name}: {' '.join(messages)}" if name != "__all__" else " ".join(messages)
+                for name, messages in error.message_dict.items()
+            )
+            self.report.problems.append(f"{what} cannot be kept: {reasons}")
+            return False
+        return True
+
+    # People
+
+    def _person(self, source: SitePerson) -> None:
+        person = self._match(source)
+        action = UNCHANGED
+        if person is None:
+            person = Person(
+                name=source.name[:200],
+                slug=_free_slug(source.name),
+                role=source.role or (MemberRole.PI if source.is_owner else MemberRole.STAFF),
+            )
+            if not source.role:
+                role = person.get_role_display()
+                self.report.notes.append(
+                    f"{source.source}: the site does not say {source.name}'s role in a lab; "
+                    f"“{role}” is set (change it in the admin)."
+                )
+            action = NEW
+        filled = _fill(
+            person,
+            {
+                "native_name": source.native_name[:100],
+                "title_en": source.title[:200],
+                "affiliation_en": source.affiliation[:200],
+                "bio_en": source.bio,
+                "email": source.email,
+                "orcid": source.orcid,
+                "research_interests_en": "\n".join(source.interests),
+            },
+        )
+        variants = [v for v in source.name_variants if v and v not in person.name_variants]
+        if variants:
+            person.name_variants = "\n".join(filter(None, [person.name_variants, *variants]))
+            filled = True
+        if source.photo is not None and not person.photo:
+            filled = self._photo(person, source) or filled
+        if action == UNCHANGED and filled:
+            action = UPDATED
+        if action != UNCHANGED:
+            if not self._valid(person, f"{source.source}: {source.name}"):
+                return
+            person.save()
+        self.report.count("person", action, source.name)
+        self.people[source.key] = person
+        for kind, label, url in source.links:
+            self._row(
+                Link,
+                {"person": person, "url": url},
+                url,
+                kind="link",
+                extra={"kind": kind, "label": label[:100]},
+            )
+        for row in source.education:
+            self._row(
+                Education,
+                {
+                    "person": person,
+                    "degree": row["degree"][:200],
+                    "institution": row["institution"][:200],
+                },
+                f"{row['degree']}, {row['institution']}",
+                kind="education",
+                extra={k: row[k] for k in ("location", "start", "end", "description")},
+            )
+        for row in source.experience:
+            self._row(
+                Experience,
+                {
+                    "person": person,
+                    "title": row["title"][:200],
+                    "organization": row["organization"][:200],
+                },
+                f"{row['title']}, {row['organization']}",
+                kind="experience",
+                extra={k: row[k] for k in ("location", "start", "end", "description")},
+            )
+        for row in source.awards:
+            self._award(person, row)
+
+    def _award(self, person: Person, row: dict[str, Any]) -> None:
+        name, date = row["name"][:300], row["date"]
+        found = Award.objects.filter(name_en=name, date=date, recipients__person=person).first()
+        if found is not None:
+            self.report.count("award", UNCHANGED, name)
+            return
+        award = Award(name_en=name, date=date, awarded_by=row["awarded_by"][:200])
+        if self._valid(award, f"award “{name}”"):
+            award.save()
+            Recipient.objects.create(award=award, person=person, position=1)
+            self.report.count("award", NEW, name)
+
+    def _match(self, source: SitePerson) -> Person | None:
+        index = PeopleIndex()
+        found: dict[int, Person] = {}
+        for printed in (source.name, *source.name_variants):
+            given, _, family = printed.strip().rpartition(" ")
+            author = AuthorRecord(given=given, family=family, orcid=source.orcid)
+            found |= {p.pk: p for p in index.candidates(author)}
+        if len(found) > 1:
+            names = ", ".join(sorted(p.name for p in found.values()))
+            self.report.problems.append(
+                f"{source.source}: {source.name} could be any of {names}; give each a name "
+                "variant that tells them apart, then import again."
+            )
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def _photo(self, person: Person, source: SitePerson) -> bool:
+        """The site's photo, through the checks an upload passes (stored only when applied)."""
+        assert source.photo is not None
+        with source.photo.open("rb") as file:
+            try:
+                images.open_upload(File(file, name=source.photo.name))
+            except ValidationError as error:
+                self.report.problems.append(
+                    f"{self.site.name(source.photo)}: {' '.join(error.messages)}"
+                )
+                return False
+            if self.photos:
+                file.seek(0)
+                person.photo = File(file, name=source.photo.name)
+                person.save()  # re-encoded into its sizes while the file is open
+        self.report.count("photo", NEW, self.site.name(source.photo))
+        return True
+
+    # Talks and publications
+
+    def _talk(self, talk: Any) -> None:
+        row = self._row(
+            Talk,
+            {"title_en": talk.title[:300], "date": talk.date},
+            talk.title,
+            kind="talk",
+            extra={
+                "event": talk.event[:200],
+                "event_url": talk.event_url,
+                "city": talk.city[:100],
+                "country": talk.country[:100],
+                "slides_url": talk.slides_url,
+                "video_url": talk.video_url,
+                "description": talk.description,
+            },
+        )
+        if row is None or row.speakers.exists():
+            return
+        names = {p.name: self.people[p.key] for p in self.site.people if p.key in self.people}
+        for position, name in enumerate(talk.speakers, start=1):
+            person = names.get(name)
+            Speaker.objects.create(talk=row, person=person, name=name[:200], position=position)
+
+    def _publications(self) -> None:
+        if not self.site.records:
+            return
+        self._shared_identifiers()
+        plans = importing.plan(self.site.records)
+        dropped: dict[str, list[str]] = {}
+        for plan in plans:
+            label = plan.record.title[:80] or plan.record.label
+            if plan.action == importing.ERROR:
+                self.report.problems += [f"{plan.record.label}: {p}" for p in plan.problems]
+            else:
+                action = {importing.NEW: NEW, importing.UPDATE: UPDATED}.get(plan.action, UNCHANGED)
+                self.report.count("publication", action, label)
+            for reason in plan.record.dropped:
+                dropped.setdefault(reason, []).append(plan.record.citation_key or label)
+        for reason, keys in dropped.items():  # one line per reason, not per entry
+            where = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+            self.report.notes.append(f"publications: {reason} ({where})")
+        if not self.report.problems:
+            importing.apply(plans, user=self.user)
+
+    def _shared_identifiers(self) -> None:
+        """A DOI or arXiv id the site gives two different papers (a template's placeholder
+        copied into each page) stays with the first; the later paper is imported without it,
+        and the preview says so."""
+        seen: dict[tuple[str, str], str] = {}
+        for record in self.site.records:
+            for name in ("doi", "arxiv_id"):
+                value = getattr(record, name).strip().lower()
+                first = seen.setdefault((name, value), record.title) if value else None
+                if first is not None and first.casefold() != record.title.casefold():
+                    setattr(record, name, "")
+                    self.report.notes.append(
+                        f"{record.label}: its {name.replace('_', ' ')} {value} is also given to "
+                        f"“{first}”, which keeps it"
+                    )
+
+
+def _fill(person: Person, values: dict[str, str]) -> bool:
+    """Set each of `values` the person does not have yet; an admin's text is never replaced."""
+    filled = False
+    for name, value in values.items():
+        if value and not getattr(person, name):
+            setattr(person, name, value)
+            filled = True
+    return filled
+
+
+def _free_slug(name: str) -> str:
+    base = slugify(anyascii(name))[:50].strip("-") or "person"
+    taken = set(Person.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug

@@ -1,0 +1,354 @@
+"""`import_site`: whole al-folio and Hugo Blox sites, real ones, brought into the lab; a
+second run changes nothing; a bad site is refused whole."""
+
+import io
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import bibtexparser
+import pytest
+import yaml
+from django.core.management import CommandError, call_command
+from PIL import Image
+
+from core.partial_dates import PartialDate
+from labsite.site_import import import_site, open_site
+from people.models import Education, Experience, Link, NewsItem, Person, Project
+from publications.models import Authorship, Publication
+from talks.models import Award, Talk
+
+pytestmark = pytest.mark.django_db
+SITES = Path(__file__).parent / "data" / "sites"
+MODELS = {
+    "people": Person,
+    "links": Link,
+    "education": Education,
+    "experience": Experience,
+    "awards": Award,
+    "news": NewsItem,
+    "projects": Project,
+    "talks": Talk,
+    "publications": Publication,
+}
+
+
+def _entries(path):
+    """The entries of a BibTeX file, as bibtexparser counts them: an entry whose key repeats
+    an earlier one's is still an entry of the file."""
+    library = bibtexparser.parse_string(path.read_text())
+    repeated = [b for b in library.failed_blocks if "Duplicate entry key" in str(b.error)]
+    return len(library.entries) + len(repeated)
+
+
+def _cv_rows(section):
+    cv = yaml.safe_load((SITES / "alfolio-template/_data/cv.yml").read_text())["cv"]
+    return len(cv["sections"][section])
+
+
+def _me(key):
+    me = yaml.safe_load((SITES / "hugoblox-academic-cv/data/authors/me.yaml").read_text())
+    return len(me[key])
+
+
+# What each site's files hold, counted from the files where a count is plain.
+EXPECTED = {
+    "alfolio-template": {
+        "people": 1,
+        "links": 3,  # scholar_userid, inspirehep_id, custom_social (email is the e-mail)
+        "education": lambda: _cv_rows("Education"),
+        "experience": lambda: _cv_rows("Experience"),
+        "awards": lambda: _cv_rows("Awards"),
+        "news": lambda: len(list((SITES / "alfolio-template/_news").glob("*.md"))),
+        "projects": lambda: len(list((SITES / "alfolio-template/_projects").glob("*.md"))),
+        "talks": 0,
+        "publications": lambda: _entries(SITES / "alfolio-template/_bibliography/papers.bib"),
+    },
+    "alfolio-user": {
+        "people": 1,
+        "links": 3,  # schema.org sameAs: Scholar, LinkedIn, GitHub (the ORCID is the ORCID)
+        "education": 0,
+        "experience": 0,
+        "awards": 0,
+        "news": lambda: len(list((SITES / "alfolio-user/_news").glob("*.md"))),
+        "projects": 0,
+        "talks": 0,
+        "publications": lambda: _entries(SITES / "alfolio-user/_bibliography/papers.bib"),
+    },
+    "hugoblox-academic-cv": {
+        "people": 1,
+        "links": 4,  # x, github, linkedin, scholar (mailto: and orcid.org have their fields)
+        "education": lambda: _me("education"),
+        "experience": lambda: _me("experience"),
+        "awards": lambda: _me("awards"),
+        "news": 0,
+        "projects": lambda: len(
+            list((SITES / "hugoblox-academic-cv/content/projects").glob("*/index.md"))
+        ),
+        "talks": lambda: len(
+            list((SITES / "hugoblox-academic-cv/content/events").glob("*/index.md"))
+        ),
+        "publications": lambda: len(
+            list((SITES / "hugoblox-academic-cv/content/publications").glob("*/index.md"))
+        ),
+    },
+    "alfolio-0x404": {
+        "people": 1,
+        "links": 1,  # github_username
+        "education": 2,  # cv.yml's time_table
+        "experience": 6,  # about.md's experiences
+        "awards": 0,
+        "news": 0,
+        "projects": 0,
+        "talks": 0,
+        "publications": lambda: _entries(SITES / "alfolio-0x404/_bibliography/papers.bib"),
+    },
+    "hugo-zanna": {
+        "people": 2,
+        "links": 5,  # Zanna: twitter, scholar, github; Subel: scholar, github
+        "education": 3,  # Zanna's courses
+        "experience": 0,
+        "awards": 0,
+        "news": 1,
+        "projects": 1,
+        "talks": 0,
+        "publications": 0,
+    },
+}
+
+
+def _counts():
+    return {name: model.objects.count() for name, model in MODELS.items()}
+
+
+def _import(path, *args):
+    out = io.StringIO()
+    call_command("import_site", str(path), *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_a_real_site_comes_in_whole_and_a_second_run_changes_nothing(name):
+    expected = {k: v() if callable(v) else v for k, v in EXPECTED[name].items()}
+
+    preview = _import(SITES / name)
+    assert _counts() == dict.fromkeys(MODELS, 0)  # a preview writes nothing
+    assert "Preview only" in preview
+    _import(SITES / name, "--apply")
+    assert _counts() == expected
+    rows = {
+        label: sorted(model.objects.values_list("pk", flat=True)) for label, model in MODELS.items()
+    }
+
+    again = _import(SITES / name, "--apply")
+
+    assert "Imported: 0 rows new or updated." in again
+    assert {
+        label: sorted(model.objects.values_list("pk", flat=True)) for label, model in MODELS.items()
+    } == rows
+
+
+def test_al_folios_template_field_by_field():
+    _import(SITES / "alfolio-template", "--apply")
+    owner = Person.objects.get()
+    assert (owner.name, owner.email) == ("You R. Name", "you@example.com")
+    assert {"Albert Einstein", "A. Einstein"} <= set(owner.name_variants.splitlines())
+    # The papers print the owner as Einstein: every one of them links the profile.
+    assert Authorship.objects.filter(person=owner).count() == Publication.objects.count()
+    phd = owner.education.get(institution="University of Zurich")
+    assert (phd.degree, phd.start, phd.end) == (
+        "PhD in Physics",
+        PartialDate(1900),
+        PartialDate(1905),
+    )
+    assert "Description 1." in phd.description
+    news = list(NewsItem.objects.order_by("date").values_list("text_en", flat=True))
+    assert news[0] == "A simple inline announcement."
+    assert news[1] == "A long announcement with details"
+    assert all(item.person == owner for item in NewsItem.objects.all())
+    for project in Project.objects.all():
+        assert "{%" not in project.summary_en and "{{" not in project.summary_en
+    link = owner.links.get(label="Custom Social")
+    assert link.url == "https://www.alberteinstein.com/"
+    assert owner.links.get(kind="scholar").url.endswith("user=qc6CJjYAAAAJ")
+
+
+def test_a_researchers_al_folio_site_field_by_field():
+    report = _import(SITES / "alfolio-user", "--apply")
+    owner = Person.objects.get()
+    assert owner.name == "Andrés Peters"
+    assert (owner.title_en, owner.affiliation_en) == (
+        "Associate Professor",
+        "Universidad Adolfo Ibáñez",
+    )
+    assert owner.orcid == "0000-0003-3282-770X"
+    assert owner.email == ""  # the site spells it out only as "andres (dot) peters (at) …"
+    assert "Control Systems Theory" in owner.interests()
+    assert "My research focuses on control systems theory" in owner.bio_en
+    assert "Also known as" not in owner.bio_en  # a hidden d-none block
+    assert "{% include" not in owner.bio_en
+    assert Authorship.objects.filter(person=owner).count() >= 42
+    texts = " ".join(NewsItem.objects.values_list("text_en", flat=True))
+    assert "Dr Miaomiao Wang" in texts and "{:" not in texts
+    assert "schema_markup award (3 awards" in report
+
+
+def test_hugo_bloxs_academic_cv_field_by_field():
+    report = _import(SITES / "hugoblox-academic-cv", "--apply")
+    me = Person.objects.get()
+    assert (me.name, me.title_en, me.affiliation_en) == (
+        "Alex Johnson",
+        "Senior AI Research Scientist",
+        "Meta AI",
+    )
+    assert (me.email, me.orcid) == ("alex.johnson@example.com", "0000-0002-1825-0097")
+    assert me.interests() == [
+        "Large Language Models",
+        "Computer Vision",
+        "Reinforcement Learning",
+        "AI Ethics",
+    ]
+    current = me.experience.get(organization="Meta AI")
+    assert (current.start, current.end) == (PartialDate(2020, 1, 1), None)  # still there
+    paper = Publication.objects.get(title="An example conference paper")
+    authors = list(paper.authorships.order_by("position"))
+    assert [a.full_name for a in authors] == ["Alex Johnson", "Robert Ford"]  # `me` resolved
+    assert authors[0].person == me and all(a.is_equal_contribution for a in authors)
+    talk = Talk.objects.get()
+    assert (talk.title_en, talk.date, talk.city) == (
+        "Create Beautiful Presentations with Markdown",
+        PartialDate(2030, 6, 1),
+        "Stanford",
+    )
+    assert talk.speakers.get().person == me
+    preprint = Publication.objects.get(title="An example preprint / working paper")
+    assert preprint.arxiv_id == ""  # the template's placeholder id stays with the article
+    assert Publication.objects.get(title="An example journal article").arxiv_id.startswith(
+        "1512.04133"
+    )
+    assert "is also given to “An example journal article”" in report
+    assert "data/authors/me.yaml: skills" in report
+
+
+def test_older_al_folio_and_academic_layouts_field_by_field():
+    _import(SITES / "alfolio-0x404", "--apply")
+    _import(SITES / "hugo-zanna", "--apply")
+    zeng = Person.objects.get(name="Qunhong Zeng")
+    minimax = zeng.experience.get(organization="MiniMax")
+    assert (minimax.title, minimax.start, minimax.end) == (
+        "Top Talent Intern",
+        PartialDate(2024, 7),
+        None,
+    )
+    ms = zeng.education.get(degree="M.S. in Computer Science")
+    assert (ms.start, ms.end) == (PartialDate(2023), PartialDate(2026))
+    zanna, subel = Person.objects.get(name="Laure Zanna"), Person.objects.get(name="Adam Subel")
+    assert (zanna.role, subel.role) == ("pi", "phd")
+    assert zanna.email == "laure.zanna@nyu.edu"  # written without mailto:
+    news = NewsItem.objects.get()
+    assert news.date == PartialDate(2021, 1, 24) and news.person is None  # a lab's news
+    assert Project.objects.get().person == zanna
+
+
+def test_a_person_already_in_the_lab_is_matched_and_keeps_what_an_admin_wrote():
+    Person.objects.create(name="Andres A. Peters", slug="peters", title_en="Profesor Asociado")
+
+    _import(SITES / "alfolio-user", "--apply")
+
+    peters = Person.objects.get()  # matched through the site's alternate names
+    assert peters.title_en == "Profesor Asociado"
+    assert peters.orcid == "0000-0003-3282-770X"  # what was empty is filled
+
+
+def test_a_zip_of_the_folder_imports_as_the_folder(tmp_path):
+    archive = shutil.make_archive(str(tmp_path / "site"), "zip", SITES, "hugoblox-academic-cv")
+
+    _import(archive, "--apply")
+
+    assert Person.objects.get().name == "Alex Johnson" and Publication.objects.count() == 3
+
+
+def test_a_photo_comes_in_through_the_upload_checks(tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(SITES / "alfolio-template", site)
+    (site / "assets/img").mkdir(parents=True)
+    Image.new("RGB", (600, 800), "navy").save(site / "assets/img/prof_pic.jpg")
+
+    _import(site, "--apply")
+
+    owner = Person.objects.get()
+    assert owner.photo and owner.photo_thumb
+    assert Image.open(owner.photo).size[0] == Image.open(owner.photo).size[1]  # re-encoded
+
+
+def _broken_front_matter(site):
+    path = site / "_news/announcement_1.md"
+    path.write_text(path.read_text().replace("inline: true", "inline: [true"))
+
+
+def _huge_photo(site):
+    (site / "assets/img").mkdir(parents=True)
+    Image.new("L", (8000, 5125)).save(site / "assets/img/prof_pic.jpg")  # 41 megapixels
+
+
+def _photo_outside(site):
+    path = site / "_pages/about.md"
+    path.write_text(
+        path.read_text().replace("image: prof_pic.jpg", "image: ../../../../etc/hostname")
+    )
+
+
+def _unknown(site):
+    shutil.rmtree(site)
+    site.mkdir()
+    (site / "index.html").write_text("<h1>My page</h1>")
+
+
+BAD_SITES = {
+    "an unknown generator": (_unknown, "is neither an al-folio site"),
+    "broken front matter": (
+        _broken_front_matter,
+        "_news/announcement_1.md is not valid YAML (line",
+    ),
+    "a huge image": (_huge_photo, "images may be at most 40 megapixels"),
+    "a path leaving the folder": (_photo_outside, "leads out of the site's folder"),
+}
+
+
+@pytest.mark.parametrize("fault", BAD_SITES)
+def test_a_bad_site_is_refused_with_its_problem_and_nothing_written(fault, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(SITES / "alfolio-template", site)
+    spoil, message = BAD_SITES[fault]
+    spoil(site)
+
+    with pytest.raises(CommandError, match=re.escape(message)) as refused:
+        _import(site, "--apply")
+
+    assert str(refused.value).endswith("Nothing was imported.")
+    assert _counts() == dict.fromkeys(MODELS, 0)
+
+
+def test_a_missing_folder_and_a_zip_leaving_its_folder_are_refused(tmp_path):
+    with pytest.raises(CommandError, match="does not exist"):
+        _import(tmp_path / "nowhere")
+    evil = tmp_path / "evil.zip"
+    with zipfile.ZipFile(evil, "w") as archive:
+        archive.writestr("_pages/about.md", "---\ntitle: about\n---\n")
+        archive.writestr("../../outside.txt", "x")
+
+    with pytest.raises(CommandError, match="leads out of the site"):
+        _import(evil, "--apply")
+
+    assert not (tmp_path.parent / "outside.txt").exists()
+    assert _counts() == dict.fromkeys(MODELS, 0)
+
+
+def test_the_preview_is_what_applying_writes():
+    with open_site(SITES / "alfolio-template") as site:
+        preview = import_site(site, apply=False)
+    with open_site(SITES / "alfolio-template") as site:
+        applied = import_site(site, apply=True)
+
+    assert preview.counts == applied.counts and applied.written and not preview.written
