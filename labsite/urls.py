@@ -12,6 +12,7 @@ from django.views.i18n import set_language
 
 from labsite import views
 from labsite.pages import home, news
+from labsite.site_import.views import import_site_page
 from labsite.sitemaps import SITEMAPS
 
 # The public pages in English at these paths, in Chinese under /zh-hans/ (labsite/i18n.py).
@@ -25,6 +26,7 @@ urlpatterns = i18n_patterns(
     prefix_default_language=False,
 )
 urlpatterns += [
+    path("admin/import-site/", admin.site.admin_view(import_site_page), name="import_site"),
     path("admin/", admin.site.urls),
     # The language menu of the admin posts here (it sets the language cookie).
     path("i18n/setlang/", set_language, name="set_language"),

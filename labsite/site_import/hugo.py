@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from core.partial_dates import PartialDate
 from lab.models import MemberRole
 from labsite.site_import.site import (
     Site,
@@ -149,7 +150,7 @@ def _person(site: Site, key: str, source: str, values: dict[str, Any]) -> SitePe
             {
                 "name": plain(row.get("title")),
                 "awarded_by": plain(row.get("awarder")),
-                "date": date_of(row.get("date")),
+                "date": _month(row.get("date")),
             }
         )
     for key_ in ("skills", "languages", "postnominals", "pronouns"):
@@ -160,14 +161,21 @@ def _person(site: Site, key: str, source: str, values: dict[str, Any]) -> SitePe
     return person
 
 
+def _month(value: Any) -> PartialDate | None:
+    """A profile row's date as Hugo Blox shows it ("January 2006"): to the month. Its files
+    write whole dates ("2020-01-01") for what is known to the month."""
+    date = date_of(value)
+    return PartialDate(date.year, date.month) if date and date.month else date
+
+
 def _experience(row: Any) -> dict[str, Any]:
     row = row if isinstance(row, dict) else {}
     return {
         "title": plain(row.get("role") or row.get("title")),
         "organization": plain(row.get("org") or row.get("company")),
         "location": plain(row.get("location")),
-        "start": date_of(row.get("start") or row.get("date_start")),
-        "end": date_of(row.get("end") or row.get("date_end")),
+        "start": _month(row.get("start") or row.get("date_start")),
+        "end": _month(row.get("end") or row.get("date_end")),
         "description": clean_markdown(str(row.get("summary") or row.get("description") or "")),
     }
 
@@ -206,8 +214,8 @@ def _author_file(site: Site, path: Path) -> SitePerson:
                 "degree": plain(row.get("degree")),
                 "institution": plain(row.get("institution")),
                 "location": plain(row.get("location")),
-                "start": date_of(row.get("start")),
-                "end": date_of(row.get("end")),
+                "start": _month(row.get("start")),
+                "end": _month(row.get("end")),
                 "description": clean_markdown(str(row.get("summary") or "")),
             }
         )

@@ -10,7 +10,9 @@ from pathlib import Path
 import bibtexparser
 import pytest
 import yaml
+from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
+from django.test import Client
 from PIL import Image
 
 from core.partial_dates import PartialDate
@@ -18,6 +20,7 @@ from labsite.site_import import import_site, open_site
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications.models import Authorship, Publication
 from talks.models import Award, Talk
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 SITES = Path(__file__).parent / "data" / "sites"
@@ -210,7 +213,8 @@ def test_hugo_bloxs_academic_cv_field_by_field():
         "AI Ethics",
     ]
     current = me.experience.get(organization="Meta AI")
-    assert (current.start, current.end) == (PartialDate(2020, 1, 1), None)  # still there
+    # Hugo Blox shows these to the month ("January 2020"); the row is still current.
+    assert (current.start, current.end) == (PartialDate(2020, 1), None)
     paper = Publication.objects.get(title="An example conference paper")
     authors = list(paper.authorships.order_by("position"))
     assert [a.full_name for a in authors] == ["Alex Johnson", "Robert Ford"]  # `me` resolved
@@ -352,3 +356,57 @@ def test_the_preview_is_what_applying_writes():
         applied = import_site(site, apply=True)
 
     assert preview.counts == applied.counts and applied.written and not preview.written
+
+
+def _signed_in(username, group):
+    user = factories.UserFactory(username=username, is_staff=True)
+    user.groups.add(Group.objects.get(name=group))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def lab_admin_client(db):
+    return _signed_in("labadmin", "Lab admin")
+
+
+@pytest.fixture
+def member_client(db):
+    return _signed_in("member", "Lab member")
+
+
+def _zip_of(name, folder):
+    return open(shutil.make_archive(str(folder / name), "zip", SITES, name), "rb")
+
+
+def test_a_lab_admin_uploads_a_site_reads_the_preview_and_imports_it(lab_admin_client, tmp_path):
+    with _zip_of("hugoblox-academic-cv", tmp_path) as upload:
+        preview = lab_admin_client.post("/admin/import-site/", {"site": upload})
+
+    page = preview.content.decode()
+    assert preview.status_code == 200 and "A Hugo Blox site" in page
+    assert "data/authors/me.yaml: skills" in page  # what has no home, listed
+    assert _counts() == dict.fromkeys(MODELS, 0)
+    token = re.search(r'name="token" value="([^"]+)"', page)[1]
+
+    done = lab_admin_client.post("/admin/import-site/", {"token": token, "confirm": "Import"})
+
+    assert done.status_code == 302 and done.url == "/admin/people/person/"
+    assert Person.objects.get().name == "Alex Johnson" and Publication.objects.count() == 3
+    again = lab_admin_client.post("/admin/import-site/", {"token": token, "confirm": "Import"})
+    assert again.status_code == 302 and Person.objects.count() == 1  # a used preview is gone
+
+
+def test_a_bad_upload_says_why_and_members_cannot_import_sites(
+    lab_admin_client, member_client, tmp_path
+):
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as archive:
+        archive.writestr("index.html", "<h1>Mine</h1>")
+    with bad.open("rb") as upload:
+        page = lab_admin_client.post("/admin/import-site/", {"site": upload}, follow=True)
+
+    assert "is neither an al-folio site" in page.content.decode()
+    assert "Nothing was imported." in page.content.decode()
+    assert member_client.get("/admin/import-site/").status_code == 403

@@ -1,0 +1,108 @@
+"""The admin's page for bringing in a whole site: upload a ZIP of it, read the preview,
+confirm. Lab admins only (it writes people, papers, talks and news alike)."""
+
+import secrets
+import tempfile
+from pathlib import Path
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+
+from lab.groups import is_lab_admin
+from labsite.site_import.site import SiteProblem
+from labsite.site_import.writing import MAX_ZIP_BYTES, import_site, open_site
+
+UPLOADS = Path(tempfile.gettempdir()) / "labsite-site-imports"  # shared by the workers
+SESSION_KEY = "labsite-site-import"
+
+
+class SiteUploadForm(forms.Form):
+    site = forms.FileField(
+        label=_("The site, as a ZIP file"),
+        help_text=_(
+            "A ZIP of the site's source folder (on GitHub: Code → Download ZIP), from "
+            "al-folio or Hugo Blox."
+        ),
+    )
+    name = forms.CharField(
+        label=_("Owner's name"),
+        required=False,
+        max_length=200,
+        help_text=_("Only needed when the site does not give it."),
+    )
+
+    def clean_site(self):
+        upload = self.cleaned_data["site"]
+        if upload.size > MAX_ZIP_BYTES:
+            raise forms.ValidationError(
+                _("This file is larger than %(size)s MB.") % {"size": MAX_ZIP_BYTES // 2**20}
+            )
+        return upload
+
+
+def import_site_page(request):
+    """GET: the upload form. POST with a file: its preview (nothing written). POST with
+    "confirm": the previewed upload, imported."""
+    if not is_lab_admin(request.user):
+        raise PermissionDenied
+    stored = request.session.get(SESSION_KEY) or {}
+    if request.method == "POST" and "confirm" in request.POST:
+        path = _upload(stored.get("token", ""))
+        if path is None or request.POST.get("token") != stored.get("token"):
+            messages.error(request, _("That preview has expired; upload the site again."))
+            return redirect("import_site")
+        report = _run(request, path, stored.get("name", ""), apply=True)
+        if report is not None and report.written:
+            path.unlink(missing_ok=True)
+            del request.session[SESSION_KEY]
+            messages.success(
+                request,
+                _("The site is imported: %(count)s rows new or updated.")
+                % {"count": report.changes},
+            )
+            return redirect("admin:people_person_changelist")
+        return _page(request, report=report, token=stored.get("token"))
+    form = SiteUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        token = secrets.token_urlsafe(16)
+        UPLOADS.mkdir(mode=0o700, exist_ok=True)
+        with (UPLOADS / f"{token}.zip").open("wb") as file:
+            for chunk in form.cleaned_data["site"].chunks():
+                file.write(chunk)
+        request.session[SESSION_KEY] = {"token": token, "name": form.cleaned_data["name"]}
+        report = _run(request, UPLOADS / f"{token}.zip", form.cleaned_data["name"], apply=False)
+        if report is not None:
+            return _page(request, report=report, token=token)
+    return _page(request, form=form)
+
+
+def _upload(token):
+    """The stored upload `token` names (a name this page made), or None."""
+    if not token or not token.replace("-", "").replace("_", "").isalnum():
+        return None
+    path = UPLOADS / f"{token}.zip"
+    return path if path.is_file() else None
+
+
+def _run(request, path, name, *, apply):
+    try:
+        with open_site(path, name) as site:
+            return import_site(site, apply=apply, user=request.user)
+    except SiteProblem as problem:
+        messages.error(request, f"{problem} {_('Nothing was imported.')}")
+        return None
+
+
+def _page(request, form=None, report=None, token=None):
+    context = {
+        **admin.site.each_context(request),
+        "title": _("Bring in a whole site"),
+        "form": form or (SiteUploadForm() if report is None else None),
+        "report": report,
+        "token": token,
+    }
+    return TemplateResponse(request, "admin/labsite/import_site.html", context)
