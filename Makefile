@@ -4,7 +4,20 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test lint lock messages
+.PHONY: run test lint lock messages system
+
+# A CV's PDF needs Pango (WeasyPrint typesets with it) and fonts with Chinese (Noto CJK);
+# the tests read PDFs back with poppler's pdftotext. Debian's packages are installed when
+# missing (as root, or through sudo); on another system, install the same by hand.
+SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk
+system:
+	@missing=$$(for p in $(SYSTEM_PACKAGES) $(SYSTEM_EXTRA); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get >/dev/null; then \
+	    sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "The CV's PDF needs: $$missing (Pango and Noto CJK fonts)"; fi; \
+	fi
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] < (3, 11))' || { echo "labsite needs Python 3.11 or newer (set PYTHON=...)"; exit 1; }
@@ -13,7 +26,7 @@ $(PY):
 
 # Installs the site, prepares a local .env on first use (DEBUG on, a fresh SECRET_KEY),
 # migrates, loads the demo lab into an empty database, creates `admin`, and serves.
-run: $(PY)
+run: $(PY) system
 	$(PY) -m pip install --quiet -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	@test -f .env || { printf 'DEBUG=on\nSECRET_KEY=%s\n' "$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" > .env; echo "Wrote .env for local use (DEBUG=on)."; }
@@ -27,6 +40,7 @@ run: $(PY)
 # Installs the locked test set and runs the whole suite (SQLite unless DATABASE_URL says
 # otherwise).
 test: $(PY)
+	$(MAKE) --no-print-directory system SYSTEM_EXTRA=poppler-utils
 	$(PY) -m pip install --quiet -r requirements-test.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	$(PY) manage.py catalogs compile

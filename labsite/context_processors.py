@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
 from lab.models import LabSettings
@@ -12,13 +13,15 @@ def lab(request):
     """The lab settings, for the header, footer and page titles of every page; the part of
     the site the page is in (`site_section`, for the menu: a URL namespace or name, empty
     on an error page, which no URL matched); and whether the page is rendered for the
-    static copy (`static_export`); and the page in each language (`alternates`)."""
+    static copy (`static_export`); the page in each language (`alternates`); and, on a
+    personal site, its member's slug (`personal_site`)."""
     match = request.resolver_match
     return {
         "lab": LabSettings.load(),
         "site_section": (match.namespace or match.url_name or "") if match else "",
         "site_page": (match.url_name or "") if match else "",
         "static_export": STATIC_EXPORT_KEY in request.META,
+        "personal_site": settings.PERSONAL_SITE,
         # Worked out once, and only on a page that shows it (not in the admin or a feed).
         "alternates": SimpleLazyObject(lambda: alternates(request)),
     }

@@ -299,7 +299,8 @@ def page_key(meta, version):
         scheme = meta.get("wsgi.url_scheme", "http")
     host = meta.get("HTTP_HOST") or meta.get("SERVER_NAME", "")
     path = meta.get("SCRIPT_NAME", "") + meta.get("PATH_INFO", "")
-    return f"labsite:page:{version}:{scheme}:{host}:{path}?{canonical_query(meta)[0]}"
+    site = settings.PERSONAL_SITE  # the same address is another page on a personal site
+    return f"labsite:page:{version}:{site}:{scheme}:{host}:{path}?{canonical_query(meta)[0]}"
 
 
 def _storable(response):

@@ -123,6 +123,9 @@ if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
 PAGE_CACHE = env.bool(
     "PAGE_CACHE", default=not DEBUG and not CACHES["default"]["BACKEND"].endswith("DummyCache")
 )
+# A lab of one: the slug of the member whose profile is the site's home page (the team
+# page goes away, the menu is theirs). Empty: a lab's site.
+PERSONAL_SITE = env.str("PERSONAL_SITE", default="")
 if "redis" in CACHES["default"]["BACKEND"].lower():
     # A cache server that hangs costs a request two seconds, not the worker.
     CACHES["default"].setdefault("OPTIONS", {})
@@ -288,5 +291,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # django-axes logs every successful login at INFO; lockouts are WARNING and still show.
-    "loggers": {"axes": {"level": "WARNING"}},
+    # WeasyPrint reports each step of typesetting a CV at INFO; its warnings still show.
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }

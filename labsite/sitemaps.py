@@ -1,5 +1,6 @@
 """Sitemap sections: every public page that has its own address."""
 
+from django.conf import settings
 from django.contrib.sitemaps import Sitemap
 from django.db.models import OuterRef, Subquery
 from django.urls import reverse
@@ -20,7 +21,8 @@ class InLanguages(Sitemap):
 
 class StaticSitemap(InLanguages):
     def items(self):
-        return ["home", "people:team", "publications:list", "talks:list", "talks:awards", "news"]
+        team = [] if settings.PERSONAL_SITE else ["people:team"]
+        return ["home", *team, "publications:list", "talks:list", "talks:awards", "news"]
 
     def location(self, item):
         return reverse(item)
@@ -34,7 +36,8 @@ def _last_changed(model):
 
 class PersonSitemap(InLanguages):
     def items(self):
-        return Person.objects.published().annotate(changed=_last_changed(Person)).order_by("slug")
+        people = Person.objects.published().exclude(slug=settings.PERSONAL_SITE or None)
+        return people.annotate(changed=_last_changed(Person)).order_by("slug")
 
     def lastmod(self, person):
         return person.changed

@@ -22,7 +22,7 @@ from people.models import Person
 from publications import roles as authorship_roles
 from publications.models import Publication, printed_names
 
-PROFILE, LIST, DETAIL, FEED, EXPORT = "profile", "list", "detail", "feed", "export"
+PROFILE, LIST, DETAIL, FEED, EXPORT, CV = "profile", "list", "detail", "feed", "export", "cv"
 SHORTENED_IN = {PROFILE, LIST}
 EQUAL, CORRESPONDING = "equal", "corresponding"
 MEANINGS = {EQUAL: _("Equal contribution"), CORRESPONDING: _("Corresponding author")}
@@ -167,7 +167,7 @@ def author_list(
       other published lab members linked to their profiles;
     - on profiles and lists, lists longer than the lab's limit keep the first names, "…",
       `person` (even when last) and "…" if more follow (with no `person`, every lab member
-      stays visible); detail pages, feeds and exports list everyone;
+      stays visible); detail pages, CVs, feeds and exports list everyone;
     - badges ("1st Author", "Co-first", "Corresponding") for `person`;
     - on detail pages, numbered affiliations.
     """
@@ -198,7 +198,7 @@ def author_list(
             numbers = (affiliations.index(row.affiliation) + 1,)
         is_context = person is not None and row.person_id == person.pk
         linked = row.person if row.person is not None and row.person.is_published else None
-        if context == EXPORT or (is_context and context == PROFILE):
+        if context == EXPORT or (is_context and context in (PROFILE, CV)):
             linked = None
         full, short = printed_names(row.given_name, row.family_name)
         names.append(

@@ -2,7 +2,9 @@
 
 from typing import NamedTuple
 
+from django.conf import settings
 from django.db.models import Prefetch
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -24,7 +26,7 @@ from publications.views import json_ld
 from talks.models import Award, Talk
 
 # What each profile section lists, by the name of its relation to Person (None: all rows).
-_SECTION_ROWS = {
+SECTION_RELATIONS = {
     "links": None,
     "news": lambda: NewsItem.objects.published(),
     "education": lambda: Education.objects.prefetch_related(
@@ -45,12 +47,12 @@ _SECTION_ROWS = {
 }
 
 
-def _section_rows(person):
-    """{relation: list of rows} for each of `_SECTION_ROWS`, querying only the relations the
+def section_rows(person):
+    """{relation: list of rows} for each of `SECTION_RELATIONS`, querying only the relations the
     person has rows in (`has_<relation>`, from `Person.objects.with_rows_in`): most
     profiles leave half their sections empty."""
     rows = {}
-    for name, shown in _SECTION_ROWS.items():
+    for name, shown in SECTION_RELATIONS.items():
         if not getattr(person, f"has_{name}"):
             rows[name] = []
             continue
@@ -65,6 +67,11 @@ class TeamView(ListView):
 
     template_name = "people/team.html"
     context_object_name = "people"
+
+    def get(self, request, *args, **kwargs):
+        if settings.PERSONAL_SITE:  # a lab of one has no team page
+            return redirect("home", permanent=True)
+        return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         return Person.objects.published().current()
@@ -91,9 +98,19 @@ class ProfileView(DetailView):
     context_object_name = "person"
     query_parameters = ProfilePapers.PARAMETERS  # what the page cache keys on
 
+    def get(self, request, *args, **kwargs):
+        on_its_address = request.resolver_match and request.resolver_match.url_name == "detail"
+        if on_its_address and kwargs.get("slug") == settings.PERSONAL_SITE:
+            query = request.META.get("QUERY_STRING", "")
+            return redirect(
+                Person(slug=kwargs["slug"]).get_absolute_url() + (f"?{query}" if query else ""),
+                permanent=True,
+            )
+        return super().get(request, *args, **kwargs)
+
     def get_queryset(self):
         return Person.objects.published().with_rows_in(
-            [*_SECTION_ROWS, "talk_speakers", "award_recipients"]
+            [*SECTION_RELATIONS, "talk_speakers", "award_recipients"]
         )
 
     def get_context_data(self, **kwargs):
@@ -106,7 +123,7 @@ class ProfileView(DetailView):
             talks = list(Talk.objects.published().for_person(person).for_listing())
         if person.has_award_recipients:
             awards = list(Award.objects.published().for_person(person).for_listing())
-        rows = _section_rows(person)
+        rows = section_rows(person)
         context["papers"] = papers
         context["rows"] = rows
         context["sections"] = _profile_sections(person, rows, papers, talks, awards)
@@ -156,7 +173,7 @@ class Section(NamedTuple):
 
 def _profile_sections(person, rows, papers, talks, awards):
     """The profile's sections in page order, leaving out those with nothing to show.
-    `rows`: `_section_rows(person)`."""
+    `rows`: `section_rows(person)`."""
     S = SectionIntroduction.Section
     listed = [
         (S.NEWS, "people/sections/_news.html", rows["news"]),

@@ -222,6 +222,9 @@ class Person(models.Model):
         images.delete_after_commit(self.photo.storage, old)
 
     def get_absolute_url(self):
+        """Their profile's address: the home page on a personal site (PERSONAL_SITE)."""
+        if self.slug == settings.PERSONAL_SITE:
+            return reverse("home")
         return reverse("people:detail", kwargs={"slug": self.slug})
 
     def clean(self):

@@ -47,6 +47,7 @@ def page_types(transactional_db):
         "/people/",
         "/people/teng-ma/",
         "/people/teng-ma/?kind=journal",
+        "/people/teng-ma/cv/",
         "/publications/",
         "/publications/?year=2025",
         papers.filter(kind="conference").first().get_absolute_url(),
@@ -61,42 +62,40 @@ def page_types(transactional_db):
     return english + ["/zh-hans" + url for url in english]
 
 
-def test_every_page_type_is_valid_html(checkers, page_types, client, tmp_path):
-    files = []
-    for number, url in enumerate(page_types):
+def _vnu_errors(client, urls, tmp_path, extra=()):
+    """What the Nu HTML Checker finds wrong in the pages at `urls` (and the `extra` (name,
+    bytes) pages), as "address: message"."""
+    files, names = [], []
+    for number, url in enumerate(urls):
         response = client.get(url)
         assert response.status_code == (404 if "no-such" in url else 200), url
         files.append(tmp_path / f"{number}.html")
         files[-1].write_bytes(response.content)
-    files.append(tmp_path / "500.html")
-    files[-1].write_bytes(server_error(RequestFactory().get("/")).content)
-    files.append(tmp_path / "503.html")  # what a visitor sees while the database is down
-    files[-1].write_bytes(outage_response("database").content)
-
+        names.append(url)
+    for name, content in extra:
+        files.append(tmp_path / f"{name}.html")
+        files[-1].write_bytes(content)
+        names.append(name)
     checked = subprocess.run(
         ["java", "-jar", str(VNU_JAR), "--errors-only", "--format", "json", "--stdout", *files],
         capture_output=True,
         text=True,
     )
-
     messages = json.loads(checked.stdout)["messages"]
-    pages = {str(f): url for f, url in zip(files, [*page_types, "500", "503"], strict=True)}
-    errors = [f"{pages[m['url'].removeprefix('file:')]}: {m['message']}" for m in messages]
-    assert errors == []
+    pages = {str(f): name for f, name in zip(files, names, strict=True)}
+    return [f"{pages[m['url'].removeprefix('file:')]}: {m['message']}" for m in messages]
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_every_page_type_has_no_wcag_aa_violation(
-    checkers, page_types, browser, live_server, theme
-):
-    # axe is added to each page by the test; the site's CSP (no inline script) is bypassed
-    # for that alone.
+def _axe_violations(browser, live_server, urls, theme="light"):
+    """{address: WCAG 2.x AA violations axe-core finds in Chromium} for the pages at `urls`.
+    axe is added to each page by the test; the site's CSP (no inline script) is bypassed
+    for that alone."""
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, color_scheme=theme, bypass_csp=True
     )
     page = context.new_page()
     found = {}
-    for url in page_types:
+    for url in urls:
         page.goto(live_server.url + url)
         page.add_script_tag(path=str(AXE_JS))
         violations = page.evaluate(
@@ -110,4 +109,31 @@ def test_every_page_type_has_no_wcag_aa_violation(
         if violations:
             found[url] = violations
     context.close()
-    assert found == {}
+    return found
+
+
+def test_every_page_type_is_valid_html(checkers, page_types, client, tmp_path):
+    extra = [
+        ("500", server_error(RequestFactory().get("/")).content),
+        # what a visitor sees while the database is down
+        ("503", outage_response("database").content),
+    ]
+    assert _vnu_errors(client, page_types, tmp_path, extra) == []
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_page_type_has_no_wcag_aa_violation(
+    checkers, page_types, browser, live_server, theme
+):
+    assert _axe_violations(browser, live_server, page_types, theme) == {}
+
+
+def test_a_personal_sites_home_is_valid_and_accessible(
+    checkers, page_types, client, browser, live_server, settings, tmp_path
+):
+    """PERSONAL_SITE: the member's profile is the home page, in both languages."""
+    settings.PERSONAL_SITE = "teng-ma"
+    homes = ["/", "/zh-hans/", "/people/teng-ma/cv/"]
+
+    assert _vnu_errors(client, homes, tmp_path) == []
+    assert _axe_violations(browser, live_server, homes) == {}

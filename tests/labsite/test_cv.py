@@ -1,0 +1,122 @@
+"""A member's CV, in HTML and as a PDF read back with poppler's pdftotext and pdfinfo."""
+
+import html
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from people.models import Person, SectionIntroduction
+from publications.models import Publication
+
+pytestmark = pytest.mark.django_db
+POPPLER = shutil.which("pdftotext") and shutil.which("pdfinfo")
+
+
+@pytest.fixture
+def poppler():
+    if not POPPLER:
+        if os.environ.get("REQUIRE_PDF"):
+            pytest.fail("REQUIRE_PDF is set but poppler-utils is not installed")
+        pytest.skip("poppler-utils is not installed (make test installs it)")
+
+
+def _text(response, tmp_path, name="cv.pdf"):
+    """What a reader copies out of the PDF, its lines joined (titles wrap)."""
+    path = tmp_path / name
+    path.write_bytes(response.content)
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, check=True).stdout
+    return " ".join(text.decode().split())
+
+
+def _info(response, tmp_path):
+    path = tmp_path / "info.pdf"
+    path.write_bytes(response.content)
+    out = subprocess.run(["pdfinfo", str(path)], capture_output=True, check=True).stdout.decode()
+    return dict(re.findall(r"^(\w[\w ]*?):\s+(.*)$", out, re.M))
+
+
+def _papers(person):
+    return list(
+        Publication.objects.published()
+        .for_person(person)
+        .exclude(kind=Publication.Kind.PATENT)
+        .prefetch_related("authorships")
+    )
+
+
+def _plain(text):
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+
+
+def test_the_fullest_members_cv_lists_every_paper_and_every_author_in_order(client, demo):
+    person = Person.objects.get(slug="teng-ma")
+    page = client.get("/people/teng-ma/cv/").content.decode()
+    plain = _plain(page)
+
+    for paper in _papers(person):
+        assert html.escape(paper.title, quote=False) in page, paper.title
+        names = [a.short_name for a in paper.authorships.all() if not a.is_unlisted]
+        assert re.search(r"\s.*?".join(re.escape(n) for n in names), plain), paper.title
+    sections = SectionIntroduction.Section
+    for heading in ("EDUCATION", "EXPERIENCE", "PUBLICATIONS", "TALKS", "AWARDS"):
+        assert f">{html.escape(str(sections[heading].label))}</h2>" in page, heading
+    assert "Equal contribution" in plain and "Corresponding author" in plain  # the legend
+    assert '<strong class="author-self">T Ma</strong><sup class="marker"' in page  # marked
+    assert 'href="/people/teng-ma/cv.pdf"' in page
+    assert 'href="/people/teng-ma/cv/"' in client.get("/people/teng-ma/").content.decode()
+
+
+def test_the_pdf_is_real_text_with_its_title_author_and_page_numbers(
+    client, demo, poppler, tmp_path
+):
+    person = Person.objects.get(slug="teng-ma")
+    response = client.get("/people/teng-ma/cv.pdf")
+
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = _text(response, tmp_path)
+    for paper in _papers(person):
+        assert " ".join(paper.title.split()) in text, paper.title
+    info = _info(response, tmp_path)
+    assert info["Title"] == "Teng Ma / 马腾 · Curriculum vitae"
+    assert info["Author"] == "Teng Ma"
+    pages = int(info["Pages"])
+    assert pages > 1
+    assert re.search(rf"\b1 ?/ ?{pages}\b", text) and re.search(rf"\b{pages} ?/ ?{pages}\b", text)
+
+
+def test_the_chinese_cv_is_in_chinese_with_the_name_as_text(client, demo, poppler, tmp_path):
+    response = client.get("/zh-hans/people/teng-ma/cv.pdf")
+
+    text = _text(response, tmp_path)
+    assert "马腾" in text
+    assert "教育经历" in text or "教育" in text  # the section headings in Chinese
+    assert _info(response, tmp_path)["Title"].startswith("Teng Ma / 马腾")
+
+
+def test_the_options_choose_what_the_cv_lists(client, demo):
+    person = Person.objects.get(slug="teng-ma")
+    for paper in _papers(person)[:3]:
+        paper.is_selected = True
+        paper.save()
+    papers = _papers(person)
+    selected = [p for p in papers if p.is_selected]
+    recent = [p for p in papers if p.year and p.year >= 2025]
+    assert 0 < len(selected) < len(papers) and 0 < len(recent) < len(papers)
+
+    only_selected = client.get("/people/teng-ma/cv/?selected=1").content.decode()
+    since = client.get("/people/teng-ma/cv/?since=2025").content.decode()
+    cited = client.get("/people/teng-ma/cv/?citations=1").content.decode()
+    short = client.get("/people/teng-ma/cv/?authors=short").content.decode()
+
+    assert only_selected.count('<li class="pub') == len(selected)
+    assert since.count('<li class="pub') == len(recent)
+    counted = [p for p in papers if p.citation_count is not None]
+    assert cited.count('class="cv-citations"') == len(counted) > 0
+    full = client.get("/people/teng-ma/cv/").content.decode()
+    assert short.count("…") > full.count("…")  # long lists shortened, Teng Ma kept
+    assert 'href="/people/teng-ma/cv.pdf?selected=1"' in only_selected
+    # An option the CV does not know is not a page of its own (the page cache's rule).
+    assert client.get("/people/teng-ma/cv/?junk=1").status_code == 301
