@@ -84,6 +84,23 @@ class LabModelAdmin(SimpleHistoryAdmin):
             return False
         return self.owns(request, obj)
 
+    def _get_obj_does_not_exist_redirect(self, request, opts, object_id):
+        """A member opening a row they may not edit is told why, not that it was deleted
+        (Django's own message for a row the admin's list does not hold)."""
+        if self.is_member_editor(request) and self.model._default_manager.filter(
+            pk=object_id if str(object_id).isdigit() else None
+        ).exists():
+            self.message_user(
+                request,
+                _(
+                    "You can edit only your own profile and the papers, talks and awards you "
+                    "are credited on."
+                ),
+                messages.ERROR,
+            )
+            return redirect("admin:index")
+        return super()._get_obj_does_not_exist_redirect(request, opts, object_id)
+
     def changelist_view(self, request, extra_context=None):
         extra_context = {"can_restore": self.can_restore(request), **(extra_context or {})}
         return super().changelist_view(request, extra_context)

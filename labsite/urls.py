@@ -6,7 +6,7 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.sitemaps.views import sitemap
-from django.urls import include, path
+from django.urls import include, path, reverse_lazy
 from django.views.generic import RedirectView
 from django.views.i18n import set_language
 
@@ -30,12 +30,19 @@ urlpatterns += [
     path("admin/", admin.site.urls),
     # The language menu of the admin posts here (it sets the language cookie).
     path("i18n/setlang/", set_language, name="set_language"),
-    # Invited members choose their password here (see `manage.py invite_member`).
+    # Invited members choose their password here (the admin's Invite by email).
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        auth_views.PasswordResetConfirmView.as_view(
+            # An invited member is signed in once the password is chosen, and lands on
+            # their own profile's edit page.
+            post_reset_login=True,
+            post_reset_login_backend="django.contrib.auth.backends.ModelBackend",
+            success_url=reverse_lazy("my_profile"),
+        ),
         name="password_reset_confirm",
     ),
+    path("accounts/my-profile/", views.my_profile, name="my_profile"),
     path(
         "accounts/reset/done/",
         auth_views.PasswordResetCompleteView.as_view(),

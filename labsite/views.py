@@ -1,4 +1,5 @@
-"""Site-wide answers that are not pages of content: the icon, robots.txt and the health check."""
+"""Site-wide answers that are not pages of content: the icon, robots.txt, the health check,
+and where a member who just chose their password lands."""
 
 import logging
 import os
@@ -7,6 +8,7 @@ import uuid
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.core.cache import cache, caches
 from django.core.cache.backends.dummy import DummyCache
 from django.core.files.storage import default_storage
@@ -41,6 +43,16 @@ def favicon(request):
         "</svg>"
     )
     return HttpResponse(svg, content_type="image/svg+xml")
+
+
+@login_required
+def my_profile(request):
+    """Where a member lands after choosing their password: their own profile's edit page
+    (the admin's home for an account that edits no profile)."""
+    person = getattr(request.user, "person", None)
+    if person is None:
+        return redirect("admin:index")
+    return redirect("admin:people_person_change", person.pk)
 
 
 @require_GET

@@ -2,13 +2,17 @@
 news."""
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils import formats
 from django.utils.html import format_html
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
 from lab.editing import LabModelAdmin
+from lab.groups import is_lab_admin
 from people import models
+from people.invitations import InvitationRefused, invite
 from people.models import Person
 
 
@@ -147,11 +151,15 @@ class PersonAdmin(LabModelAdmin):
     member_readonly_fields = [
         "user", "slug", "role", "member_since", "member_until", "display_order", "is_published",
     ]  # fmt: skip
-    list_display = ["name", "native_name", "role", "membership", "is_published", "thumbnail"]
+    list_display = [
+        "name", "native_name", "role", "membership", "is_published", "account", "thumbnail",
+    ]  # fmt: skip
+    list_select_related = ["user"]
+    actions = ["invite_by_email"]
     list_filter = ["role", CurrentOrAlumniFilter, "is_published"]
     search_fields = ["name", "native_name", "name_variants", "slug", "email", "orcid"]
     prepopulated_fields = {"slug": ["name"]}
-    readonly_fields = ["photo_preview"]
+    readonly_fields = ["photo_preview", "account"]
     change_form_template = "admin/people/person/change_form.html"
     autocomplete_fields = ["user"]
 
@@ -190,7 +198,7 @@ class PersonAdmin(LabModelAdmin):
                 ]
             },
         ),
-        (_("Contact and identifiers"), {"fields": ["email", "orcid", "user"]}),
+        (_("Contact and identifiers"), {"fields": ["email", "orcid", ("user", "account")]}),
     ]
     inlines = [
         LinkInline,
@@ -216,6 +224,37 @@ class PersonAdmin(LabModelAdmin):
         return (
             {} if self.is_member_editor(request) else super().get_prepopulated_fields(request, obj)
         )
+
+    @admin.action(description=_("Invite by email"), permissions=["invite"])
+    def invite_by_email(self, request, queryset):
+        """A login for each chosen member, in the Lab member group, and the link to choose
+        a password sent to their profile's e-mail address; sent again to those invited."""
+        for person in queryset.select_related("user"):
+            try:
+                invite(person, language=get_language())
+            except InvitationRefused as refusal:
+                self.message_user(request, str(refusal), messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    _("%(name)s is invited: the link to choose a password went to %(email)s.")
+                    % {"name": person.name, "email": person.user.email},
+                    messages.SUCCESS,
+                )
+
+    def has_invite_permission(self, request):
+        return is_lab_admin(request.user)
+
+    @admin.display(description=_("account"))
+    def account(self, person):
+        """Whether the member can log in: "—", "invited 4 Dec 2026", or their user name."""
+        user = person.user
+        if user is None:
+            return "—"
+        if user.last_login is None and person.invited:
+            when = formats.date_format(person.invited, "SHORT_DATE_FORMAT")
+            return _("invited %(date)s, not yet signed in") % {"date": when}
+        return user.username
 
     @admin.display(description=_("membership"))
     def membership(self, person):

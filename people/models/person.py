@@ -186,6 +186,13 @@ class Person(models.Model):
         related_name="person",
         help_text="The login account that may edit this profile.",
     )
+    invited = models.DateTimeField(
+        "invitation sent",
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the last invitation to choose a password was sent (Invite by email).",
+    )
 
     objects = PersonQuerySet.as_manager()
     history = HistoricalRecords()

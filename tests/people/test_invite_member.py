@@ -77,7 +77,7 @@ def test_invite_never_takes_over_an_existing_account_with_that_email(db, is_supe
     account = UserFactory(username="root", email="feng@example.org", is_superuser=is_superuser)
     person = PersonFactory(slug="feng-ren")
 
-    with pytest.raises(CommandError, match="only creates new accounts"):
+    with pytest.raises(CommandError, match="with this e-mail or user name already exists"):
         _invite("feng-ren", "feng@example.org")
 
     person.refresh_from_db()
@@ -94,7 +94,7 @@ def test_invite_refuses_a_member_whose_account_is_a_lab_admin(db):
     pi.groups.add(Group.objects.get(name="Lab admin"))
     PersonFactory(slug="the-pi", user=pi)
 
-    with pytest.raises(CommandError, match="only sets up member accounts"):
+    with pytest.raises(CommandError, match="invitations only set up member accounts"):
         _invite("the-pi", "pi@example.org")
 
 
@@ -117,5 +117,5 @@ def test_invite_refuses_an_account_that_belongs_to_another_member(db):
     PersonFactory(slug="teng-ma", user=account)
     PersonFactory(slug="feng-ren")
 
-    with pytest.raises(CommandError, match="only creates new accounts"):
+    with pytest.raises(CommandError, match="with this e-mail or user name already exists"):
         _invite("feng-ren", "shared@example.org")

@@ -1,0 +1,97 @@
+"""The admin's "Invite by email": a member's login in one action, and what they are told
+when they reach for someone else's page."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core import mail
+
+from people.models import Person
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+CHANGELIST = "/admin/people/person/"
+
+
+@pytest.fixture
+def lab_admin_client(client):
+    user = factories.UserFactory(username="labadmin", is_staff=True)
+    user.groups.add(Group.objects.get(name="Lab admin"))
+    client.force_login(user)
+    return client
+
+
+def _invite(client, *people):
+    data = {"action": "invite_by_email", "_selected_action": [p.pk for p in people]}
+    return client.post(CHANGELIST, data, follow=True)
+
+
+def test_one_action_gives_a_member_a_login_and_mails_the_link(lab_admin_client):
+    person = factories.PersonFactory(name="Feng Ren", slug="feng-ren", email="feng@example.org")
+
+    page = _invite(lab_admin_client, person).content.decode()
+
+    person.refresh_from_db()
+    assert person.user.username == "feng-ren" and not person.user.has_usable_password()
+    assert list(person.user.groups.values_list("name", flat=True)) == ["Lab member"]
+    assert "Feng Ren is invited: the link to choose a password went to feng@example.org." in page
+    (message,) = mail.outbox
+    assert message.to == ["feng@example.org"] and "/accounts/reset/" in message.body
+    assert person.invited is not None
+    assert "not yet signed in" in lab_admin_client.get(CHANGELIST).content.decode()
+
+
+def test_sending_again_sends_a_new_link(lab_admin_client):
+    person = factories.PersonFactory(slug="feng-ren", email="feng@example.org")
+    _invite(lab_admin_client, person)
+    first = Person.objects.get(pk=person.pk).invited
+
+    _invite(lab_admin_client, person)
+
+    assert len(mail.outbox) == 2 and Person.objects.get(pk=person.pk).invited >= first
+    assert Person.objects.get(pk=person.pk).user.username == "feng-ren"  # the same account
+
+
+def test_a_member_without_an_email_is_not_invited_and_the_admin_is_told(lab_admin_client):
+    person = factories.PersonFactory(name="Feng Ren", email="")
+
+    page = _invite(lab_admin_client, person).content.decode()
+
+    assert "Feng Ren has no e-mail address: add one on their page, then invite them." in page
+    assert Person.objects.get(pk=person.pk).user is None and not mail.outbox
+
+
+def test_members_cannot_invite_and_are_told_why_they_cannot_open_others_pages(client):
+    user = factories.UserFactory(username="owner", is_staff=True)
+    user.groups.add(Group.objects.get(name="Lab member"))
+    factories.PersonFactory(slug="owner", user=user)
+    other = factories.PersonFactory(slug="other", email="other@example.org")
+    client.force_login(user)
+
+    assert "invite_by_email" not in client.get(CHANGELIST).content.decode()
+    _invite(client, other)
+    assert Person.objects.get(pk=other.pk).user is None
+    page = client.get(f"{CHANGELIST}{other.pk}/change/", follow=True).content.decode()
+    assert (
+        "You can edit only your own profile and the papers, talks and awards you are "
+        "credited on." in page
+    )
+    assert "Perhaps it was deleted" not in page
+
+
+def test_the_chosen_password_signs_the_member_in_on_their_own_page(client, lab_admin_client):
+    person = factories.PersonFactory(slug="feng-ren", email="feng@example.org")
+    _invite(lab_admin_client, person)
+    link = re.search(r"http://[^/\s]+(/accounts/reset/\S+)", mail.outbox[0].body)[1]
+
+    form = client.get(link, follow=True)
+    password = "mooncake-transfer-engine-2025"
+    done = client.post(
+        form.redirect_chain[-1][0],
+        {"new_password1": password, "new_password2": password},
+        follow=True,
+    )
+
+    assert done.redirect_chain[-1][0] == f"/admin/people/person/{person.pk}/change/"
+    assert done.status_code == 200
