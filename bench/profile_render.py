@@ -1,6 +1,7 @@
 """Render a member's profile with 10 and with 300 publications, and the team page, in this
 process (the page cache off); print the times, their ratios to the team page's (the budget's
-measure), and the query counts of the profile, lab list and paper pages.
+measure), the 300-paper member's CV (page and PDF) against their profile, and the query
+counts of the profile, lab list and paper pages.
 
     .venv/bin/python bench/profile_render.py
 """
@@ -68,6 +69,14 @@ def main():
     print(f"team page:                  {team * 1000:7.1f} ms (best of {RUNS})")
     print(f"profile, 10 publications:   {small * 1000:7.1f} ms, {small / team:5.1f}× the team page")
     print(f"profile, 300 publications:  {large * 1000:7.1f} ms, {large / team:5.1f}× the team page")
+    get("/people/three-hundred/cv.pdf")  # fonts loaded once per process
+    cv_page = best_of(3, lambda: get("/people/three-hundred/cv/"))
+    cv_pdf = best_of(3, lambda: get("/people/three-hundred/cv.pdf"))
+    print(
+        f"CV of the 300-paper member:  page {cv_page * 1000:7.1f} ms, "
+        f"{cv_page / large:4.1f}× their profile; PDF {cv_pdf * 1000:7.1f} ms, "
+        f"{cv_pdf / large:4.1f}× their profile"
+    )
 
     paper = Publication.objects.filter(authorships__person__slug="three-hundred").first()
     for label, url in [
