@@ -61,7 +61,7 @@ def static_copy(label):
     share = sum(rendering) / full_time
     same, same_time = timed(export)
     person = Person.objects.get(slug="feng-ren")
-    person.title_en = "Professor of Systems"
+    person.title_en = f"Professor of Systems ({label})"  # a new value on every run
     person.save()
     edited, edited_time = timed(export)
     static_site._Site.get = render

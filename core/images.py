@@ -14,7 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import models, transaction
-from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageCms, ImageFile, ImageOps, UnidentifiedImageError
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +37,9 @@ def open_upload(file):
     included), images over 40 megapixels, and anything Pillow cannot decode to the last pixel.
     The pixel limit is checked from the header, before any pixel is decoded.
     """
+    # Pillow's switch to accept cut-off images is process-wide, and a library may turn it
+    # on (WeasyPrint does when it is imported, for a CV's PDF): an upload is checked whole.
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
     size = getattr(file, "size", None)
     if size is not None and size > MAX_UPLOAD_BYTES:
         _refuse(

@@ -87,9 +87,12 @@ class LabModelAdmin(SimpleHistoryAdmin):
     def _get_obj_does_not_exist_redirect(self, request, opts, object_id):
         """A member opening a row they may not edit is told why, not that it was deleted
         (Django's own message for a row the admin's list does not hold)."""
-        if self.is_member_editor(request) and self.model._default_manager.filter(
-            pk=object_id if str(object_id).isdigit() else None
-        ).exists():
+        if (
+            self.is_member_editor(request)
+            and self.model._default_manager.filter(
+                pk=object_id if str(object_id).isdigit() else None
+            ).exists()
+        ):
             self.message_user(
                 request,
                 _(

@@ -71,7 +71,10 @@ class CVView(DetailView):
 
 def cv_pdf(request, slug):
     """The CV as a PDF: real text, the person as its author, numbered pages."""
+    from PIL import ImageFile
     from weasyprint import HTML  # loads Pango: only the PDF needs it
+
+    ImageFile.LOAD_TRUNCATED_IMAGES = False  # WeasyPrint turns it on; a CV has no images
 
     person = get_object_or_404(_people(), slug=slug)
     context = {**cv_context(person, request.GET), "person": person, "stylesheet": _stylesheet()}

@@ -7,9 +7,11 @@ import shutil
 import subprocess
 
 import pytest
+from PIL import Image
 
 from people.models import Person, SectionIntroduction
 from publications.models import Publication
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 POPPLER = shutil.which("pdftotext") and shutil.which("pdfinfo")
@@ -120,3 +122,18 @@ def test_the_options_choose_what_the_cv_lists(client, demo):
     assert 'href="/people/teng-ma/cv.pdf?selected=1"' in only_selected
     # An option the CV does not know is not a page of its own (the page cache's rule).
     assert client.get("/people/teng-ma/cv/?junk=1").status_code == 301
+
+
+def test_making_a_pdf_does_not_weaken_the_photo_checks(client, admin_client):
+    """WeasyPrint turns on Pillow's process-wide switch for cut-off images when imported;
+    an upload after a CV's PDF is still checked whole."""
+    from tests.labsite.test_photo_uploads import _encode, _upload_photo
+
+    factories.PersonFactory(slug="feng-ren", name="Feng Ren")
+    assert client.get("/people/feng-ren/cv.pdf").status_code == 200
+    jpeg = _encode(Image.effect_noise((400, 400), 64).convert("RGB"), "JPEG")
+
+    response, person = _upload_photo(admin_client, jpeg[: len(jpeg) // 2], "cut.jpg")
+
+    assert response.status_code == 200 and not person.photo
+    assert "damaged or incomplete" in response.content.decode()
