@@ -86,6 +86,20 @@ def read(site: Site, owner_name: str = "") -> None:
     _projects(site)
     for path in sorted((site.root / "_bibliography").glob("*.bib")):
         site.records += read_bibtex(read_text(site, path), site.name(path))
+    _unread(site)
+
+
+def _unread(site: Site) -> None:
+    """What else the site holds that is not read, named so that nothing goes silently: blog
+    posts, its GitHub repositories list, and pages of their own with text."""
+    posts = [p for p in (site.root / "_posts").glob("*") if p.suffix in (".md", ".html")]
+    if posts:
+        site.no_home.append(f"_posts: {len(posts)} blog posts (not read)")
+    if (site.root / "_data" / "repositories.yml").is_file():
+        site.no_home.append("_data/repositories.yml: the repositories list (not read)")
+    for path in sorted((site.root / "_pages").glob("*.md")):
+        if path.name != "about.md" and clean_markdown(front_matter(site, path)[1]):
+            site.no_home.append(f"{site.name(path)}: a page of its own (not read)")
 
 
 def _config(site: Site) -> dict[str, Any]:

@@ -111,11 +111,32 @@ def read(site: Site, owner_name: str = "") -> None:
         _project(site, path)
     for path in _pages(site, "news", "post", "posts", "blog"):
         _news(site, path)
+    _unread(site)
     if (site.root / "config" / "_default" / "params.yaml").is_file():
         site.no_home.append(
             "config/_default/params.yaml: the site's name, theme and layout settings (the "
             "lab's settings hold these)"
         )
+
+
+READ = {
+    "authors", "publication", "publications", "event", "events", "talk", "talks", "project",
+    "projects", "news", "post", "posts", "blog", "home",  # home: the page's widget settings
+}  # fmt: skip
+
+
+def _unread(site: Site) -> None:
+    """The content sections and pages not read, named so that nothing goes silently."""
+    content = site.root / "content"
+    for folder in sorted(p for p in content.iterdir() if p.is_dir() and p.name not in READ):
+        pages = list(folder.glob("**/*.md"))
+        if pages:
+            site.no_home.append(f"content/{folder.name}: {len(pages)} pages (not read)")
+    for path in sorted(content.glob("*.md")):
+        if path.name not in ("_index.md", "experience.md") and clean_markdown(
+            front_matter(site, path)[1]
+        ):
+            site.no_home.append(f"{site.name(path)}: a page of its own (not read)")
 
 
 def _pages(site: Site, *sections: str) -> list[Path]:

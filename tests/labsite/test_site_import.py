@@ -410,3 +410,18 @@ def test_a_bad_upload_says_why_and_members_cannot_import_sites(
     assert "is neither an al-folio site" in page.content.decode()
     assert "Nothing was imported." in page.content.decode()
     assert member_client.get("/admin/import-site/").status_code == 403
+
+
+def test_what_is_not_read_is_named_in_the_preview(tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(SITES / "alfolio-template", site)
+    (site / "_posts").mkdir()
+    (site / "_posts/2024-05-01-hello.md").write_text("---\ntitle: Hello\n---\nA post.\n")
+    (site / "_pages/teaching.md").write_text("---\ntitle: teaching\n---\nI teach CS 101.\n")
+    (site / "_pages/publications.md").write_text("---\nlayout: page\n---\n")  # no text of its own
+
+    preview = _import(site)
+
+    assert "_posts: 1 blog posts (not read)" in preview
+    assert "_pages/teaching.md: a page of its own (not read)" in preview
+    assert "_pages/publications.md" not in preview
