@@ -252,30 +252,18 @@ class _Writer:
                 kind="link",
                 extra={"kind": kind, "label": label[:100]},
             )
-        for row in source.education:
-            self._row(
-                Education,
-                {
-                    "person": person,
-                    "degree": row["degree"][:200],
-                    "institution": row["institution"][:200],
-                },
-                f"{row['degree']}, {row['institution']}",
-                kind="education",
-                extra={k: row[k] for k in ("location", "start", "end", "description")},
-            )
-        for row in source.experience:
-            self._row(
-                Experience,
-                {
-                    "person": person,
-                    "title": row["title"][:200],
-                    "organization": row["organization"][:200],
-                },
-                f"{row['title']}, {row['organization']}",
-                kind="experience",
-                extra={k: row[k] for k in ("location", "start", "end", "description")},
-            )
+        for model, kind, what, where in (
+            (Education, "education", "degree", "institution"),
+            (Experience, "experience", "title", "organization"),
+        ):
+            for row in getattr(source, kind):
+                self._row(
+                    model,
+                    {"person": person, what: row[what][:200], where: row[where][:200]},
+                    f"{row[what]}, {row[where]}",
+                    kind=kind,
+                    extra={k: row[k] for k in ("location", "start", "end", "description")},
+                )
         for row in source.awards:
             self._award(person, row)
 
