@@ -3,6 +3,7 @@ confirm. Lab admins only (it writes people, papers, talks and news alike)."""
 
 import secrets
 import tempfile
+import time
 from pathlib import Path
 
 from django import forms
@@ -70,6 +71,7 @@ def import_site_page(request):
     if request.method == "POST" and form.is_valid():
         token = secrets.token_urlsafe(16)
         UPLOADS.mkdir(mode=0o700, exist_ok=True)
+        _forget_old_uploads()
         with (UPLOADS / f"{token}.zip").open("wb") as file:
             for chunk in form.cleaned_data["site"].chunks():
                 file.write(chunk)
@@ -78,6 +80,13 @@ def import_site_page(request):
         if report is not None:
             return _page(request, report=report, token=token)
     return _page(request, form=form)
+
+
+def _forget_old_uploads():
+    """Previews nobody confirmed, a day on, are deleted."""
+    for path in UPLOADS.glob("*.zip"):
+        if path.stat().st_mtime < time.time() - 24 * 3600:
+            path.unlink(missing_ok=True)
 
 
 def _upload(token):

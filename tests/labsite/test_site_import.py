@@ -2,8 +2,10 @@
 second run changes nothing; a bad site is refused whole."""
 
 import io
+import os
 import re
 import shutil
+import time
 import zipfile
 from pathlib import Path
 
@@ -425,3 +427,16 @@ def test_what_is_not_read_is_named_in_the_preview(tmp_path):
     assert "_posts: 1 blog posts (not read)" in preview
     assert "_pages/teaching.md: a page of its own (not read)" in preview
     assert "_pages/publications.md" not in preview
+
+
+def test_an_unconfirmed_upload_is_deleted_a_day_on(lab_admin_client, tmp_path):
+    from labsite.site_import.views import UPLOADS
+
+    UPLOADS.mkdir(mode=0o700, exist_ok=True)
+    stale = UPLOADS / "stale-preview.zip"
+    stale.write_bytes(b"PK")
+    os.utime(stale, (time.time() - 2 * 24 * 3600,) * 2)
+    with _zip_of("hugo-zanna", tmp_path) as upload:
+        lab_admin_client.post("/admin/import-site/", {"site": upload})
+
+    assert not stale.exists()
