@@ -570,3 +570,34 @@ def test_an_archive_is_written_and_read_a_row_at_a_time(demo, monkeypatch):
 
     assert Publication.objects.count() == papers
     assert max(batches) == 7
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_older_schema_archive_with_a_bad_row_is_refused_and_the_schema_comes_back(
+    demo, tmp_path
+):
+    written = io.BytesIO()
+    archive.export_lab(written)
+
+    def older_with_a_bad_row(manifest, members):
+        manifest["migrations"]["talks"] = "0003_web_links_only"
+        later = {"talks.projecttalk", "talks.historicalprojecttalk"}
+        manifest["models"] = [m for m in manifest["models"] if m["model"] not in later]
+        for label in later:
+            del members[f"data/{label}.json"]
+        rows = json.loads(members["data/talks.speaker.json"])
+        rows[0]["fields"]["bogus"] = 1
+        members["data/talks.speaker.json"] = json.dumps(rows).encode()
+
+    path = tmp_path / "lab.zip"
+    path.write_bytes(_rewritten(written.getvalue(), older_with_a_bad_row))
+    _empty_the_database()
+
+    with pytest.raises(CommandError, match="cannot be restored") as refused:
+        call_command("import_lab", str(path))
+
+    assert str(refused.value).endswith("Nothing was restored.")
+    assert "\n" not in str(refused.value)  # one line, no traceback
+    assert not Publication.objects.exists() and not Person.objects.exists()
+    executor = MigrationExecutor(connection)
+    assert not executor.migration_plan(executor.loader.graph.leaf_nodes())  # back to current
