@@ -5,6 +5,7 @@ typeset by WeasyPrint, so both always say the same. Options, as query parameters
 selected papers (`selected=1`), papers since a year (`since=2020`), citation counts
 (`citations=1`), authors shortened as on the profile (`authors=short`)."""
 
+import logging
 from dataclasses import dataclass
 from functools import cache
 from html import escape
@@ -26,6 +27,8 @@ from publications import listing
 from publications.authors import CV, PROFILE, merge_legends
 from publications.models import Publication
 from talks.models import Award, Talk
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -72,8 +75,13 @@ class CVView(DetailView):
 def cv_pdf(request, slug):
     """The CV as a PDF: real text, the person as its author, numbered pages."""
     from PIL import ImageFile
-    from weasyprint import HTML  # loads Pango: only the PDF needs it
 
+    try:
+        from weasyprint import HTML  # loads Pango: only the PDF needs it
+    except OSError:  # the system's Pango is missing (README: Install and start)
+        logger.error("A CV's PDF needs Pango and fonts: apt-get install libpango-1.0-0 …")
+        message = gettext("The PDF cannot be made on this server; the CV's page has it all.")
+        return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
     ImageFile.LOAD_TRUNCATED_IMAGES = False  # WeasyPrint turns it on; a CV has no images
 
     person = get_object_or_404(_people(), slug=slug)

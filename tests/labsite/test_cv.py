@@ -137,3 +137,24 @@ def test_making_a_pdf_does_not_weaken_the_photo_checks(client, admin_client):
 
     assert response.status_code == 200 and not person.photo
     assert "damaged or incomplete" in response.content.decode()
+
+
+def test_without_pango_the_pdf_says_so_and_the_page_still_works(client, monkeypatch, caplog):
+    import builtins
+
+    factories.PersonFactory(slug="feng-ren", name="Feng Ren")
+    real_import = builtins.__import__
+
+    def no_pango(name, *args, **kwargs):
+        if name == "weasyprint":
+            raise OSError("cannot load library 'libpango-1.0-0'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pango)
+    response = client.get("/people/feng-ren/cv.pdf")
+    monkeypatch.undo()
+
+    assert response.status_code == 503
+    assert "The PDF cannot be made on this server" in response.content.decode()
+    assert "needs Pango" in caplog.text
+    assert client.get("/people/feng-ren/cv/").status_code == 200
