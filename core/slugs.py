@@ -5,12 +5,14 @@ from django.utils.text import slugify
 
 def unique_slug(instance, text, *, words=8, taken=None):
     """The first `words` words of `text` as a slug, with the year of `instance.date` when it
-    has one, suffixed -2, -3… past the slugs in `taken` (read from the database when not
-    given: one query). Text with no Latin letters falls back to the model's name."""
+    has one (a person has none), suffixed -2, -3… past the slugs in `taken` (read from the
+    database when not given: one query). Text with no Latin letters falls back to the model's
+    name."""
     model = type(instance)
     base = "-".join(slugify(text).split("-")[:words]).strip("-")[:90] or model._meta.model_name
-    if instance.date and not base.endswith(str(instance.date.year)):
-        base = f"{base}-{instance.date.year}"
+    date = getattr(instance, "date", None)  # a person has none
+    if date and not base.endswith(str(date.year)):
+        base = f"{base}-{date.year}"
     if taken is None:
         others = model.objects.filter(slug__startswith=base).exclude(pk=instance.pk)
         taken = set(others.values_list("slug", flat=True))

@@ -13,10 +13,11 @@ from typing import Any
 from anyascii import anyascii
 from django.core.exceptions import ValidationError
 from django.core.files import File
+from django.core.files.base import ContentFile
 from django.db import models, transaction
-from django.utils.text import slugify
 
 from core import images
+from core.slugs import unique_slug
 from lab.models import MemberRole
 from labsite.site_import import alfolio, hugo
 from labsite.site_import.site import Site, SitePerson, SiteProblem
@@ -208,7 +209,7 @@ class _Writer:
         if person is None:
             person = Person(
                 name=source.name[:200],
-                slug=_free_slug(source.name),
+                slug=unique_slug(Person(), anyascii(source.name), words=6),
                 role=source.role or (MemberRole.PI if source.is_owner else MemberRole.STAFF),
             )
             if not source.role:
@@ -295,7 +296,8 @@ class _Writer:
         return next(iter(found.values())) if len(found) == 1 else None
 
     def _photo(self, person: Person, source: SitePerson) -> bool:
-        """The site's photo, through the checks an upload passes (stored only when applied)."""
+        """The site's photo, through the checks an upload passes; when applied, set on the
+        person, whose own save (after the model's checks) encodes it into its sizes."""
         assert source.photo is not None
         with source.photo.open("rb") as file:
             try:
@@ -306,9 +308,8 @@ class _Writer:
                 )
                 return False
             if self.photos:
-                file.seek(0)
-                person.photo = File(file, name=source.photo.name)
-                person.save()  # re-encoded into its sizes while the file is open
+                file.seek(0)  # within the upload limit, as just checked
+                person.photo = ContentFile(file.read(), name=source.photo.name)
         self.report.count("photo", NEW, self.site.name(source.photo))
         return True
 
@@ -383,13 +384,3 @@ def _fill(person: Person, values: dict[str, str]) -> bool:
             setattr(person, name, value)
             filled = True
     return filled
-
-
-def _free_slug(name: str) -> str:
-    base = slugify(anyascii(name))[:50].strip("-") or "person"
-    taken = set(Person.objects.filter(slug__startswith=base).values_list("slug", flat=True))
-    slug, n = base, 1
-    while slug in taken:
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
