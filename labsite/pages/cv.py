@@ -21,12 +21,11 @@ from django.utils.translation import gettext
 from django.views.generic import DetailView
 
 from lab.models import LabSettings
-from labsite.pages.people import SECTION_RELATIONS, Section, section_rows
-from people.models import Person, SectionIntroduction
+from labsite.pages.people import Section, profile_people, section_rows, talks_and_awards
+from people.models import SectionIntroduction
 from publications import listing
 from publications.authors import CV, PROFILE, merge_legends
 from publications.models import Publication
-from talks.models import Award, Talk
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +65,7 @@ class CVView(DetailView):
     query_parameters = Options.PARAMETERS  # what the page cache keys on
 
     def get_queryset(self):
-        return _people()
+        return profile_people()
 
     def get_context_data(self, **kwargs):
         return {**super().get_context_data(**kwargs), **cv_context(self.object, self.request.GET)}
@@ -84,7 +83,7 @@ def cv_pdf(request, slug):
         return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
     ImageFile.LOAD_TRUNCATED_IMAGES = False  # WeasyPrint turns it on; a CV has no images
 
-    person = get_object_or_404(_people(), slug=slug)
+    person = get_object_or_404(profile_people(), slug=slug)
     context = {**cv_context(person, request.GET), "person": person, "stylesheet": _stylesheet()}
     page = render_to_string("people/cv_pdf.html", context, request)
     pdf = HTML(string=page, base_url=request.build_absolute_uri("/")).write_pdf()
@@ -96,12 +95,6 @@ def cv_pdf(request, slug):
 
 
 cv_pdf.query_parameters = Options.PARAMETERS
-
-
-def _people():
-    return Person.objects.published().with_rows_in(
-        [*SECTION_RELATIONS, "talk_speakers", "award_recipients"]
-    )
 
 
 @cache
@@ -140,11 +133,7 @@ def cv_context(person, params):
         groups=[(labels[kind], kinds[kind]) for kind in labels if kind in kinds],
     )
     rows = section_rows(person)
-    talks, awards = [], []
-    if person.has_talk_speakers:
-        talks = list(Talk.objects.published().for_person(person).for_listing())
-    if person.has_award_recipients:
-        awards = list(Award.objects.published().for_person(person).for_listing())
+    talks, awards = talks_and_awards(person)
     S = SectionIntroduction.Section
     listed = [
         (S.EDUCATION, "people/sections/_timeline.html", rows["education"]),

@@ -62,6 +62,23 @@ def section_rows(person):
     return rows
 
 
+def profile_people():
+    """Published people, each knowing which of their profile's relations hold rows."""
+    return Person.objects.published().with_rows_in(
+        [*SECTION_RELATIONS, "talk_speakers", "award_recipients"]
+    )
+
+
+def talks_and_awards(person):
+    """(the person's published talks, their awards), querying only what they have."""
+    talks, awards = [], []
+    if person.has_talk_speakers:
+        talks = list(Talk.objects.published().for_person(person).for_listing())
+    if person.has_award_recipients:
+        awards = list(Award.objects.published().for_person(person).for_listing())
+    return talks, awards
+
+
 class TeamView(ListView):
     """Current members grouped by role in the lab's chosen order, then alumni."""
 
@@ -109,20 +126,14 @@ class ProfileView(DetailView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        return Person.objects.published().with_rows_in(
-            [*SECTION_RELATIONS, "talk_speakers", "award_recipients"]
-        )
+        return profile_people()
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         person = self.object
         publications = listing.papers(Publication.objects.published().for_person(person))
         papers = ProfilePapers.build(person, publications, self.request.GET)
-        talks, awards = [], []
-        if person.has_talk_speakers:
-            talks = list(Talk.objects.published().for_person(person).for_listing())
-        if person.has_award_recipients:
-            awards = list(Award.objects.published().for_person(person).for_listing())
+        talks, awards = talks_and_awards(person)
         rows = section_rows(person)
         context["papers"] = papers
         context["rows"] = rows
