@@ -27,7 +27,8 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # Installs the site, prepares a local .env on first use (DEBUG on, a fresh SECRET_KEY),
-# migrates, loads the demo lab into an empty database, creates `admin`, and serves.
+# migrates, loads the demo lab into an empty database, creates `admin`, and serves (with the
+# task worker that runs queued harvests).
 run: $(PY) system
 	$(PY) -m pip install --quiet -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
@@ -36,7 +37,10 @@ run: $(PY) system
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py load_demo --if-empty
 	$(PY) manage.py ensure_admin
-	@echo "Serving http://$(HOST)/  (admin: http://$(HOST)/admin/)"
+	@echo "Serving http://$(HOST)/  (admin: http://$(HOST)/admin/), with a task worker beside it"
+	@# The worker runs what the admin queues (Harvest now); it stops with the server.
+	$(PY) manage.py db_worker --no-startup-delay & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST)
 
 # Installs the locked test set and runs the whole suite (SQLite unless DATABASE_URL says

@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "simple_history",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     # The layers, bottom up: building blocks, what every app shares (lab settings, editing
     # roles, the admin base), then the apps (each may use those before it), then the site
     # (settings, URLs, pages composing the apps, sitemaps, the demo).
@@ -48,6 +50,7 @@ INSTALLED_APPS = [
     "people",
     "publications",
     "talks",
+    "harvest",
     "labsite",
 ]
 
@@ -158,6 +161,25 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 # Who Crossref, ORCID and OpenAlex may contact about this site's requests (their "polite"
 # pools ask for it); the lab's contact e-mail from the lab settings when empty.
 CONTACT_EMAIL = env.str("CONTACT_EMAIL", default="")
+# Where each scholarly service is reached: their public APIs by default; a mirror, an
+# institution's proxy or the tests' local replay server otherwise.
+ORCID_API_URL = env.str("ORCID_API_URL", default="https://pub.orcid.org/v3.0").rstrip("/")
+OPENALEX_URL = env.str("OPENALEX_URL", default="https://api.openalex.org").rstrip("/")
+CROSSREF_URL = env.str("CROSSREF_URL", default="https://api.crossref.org").rstrip("/")
+DBLP_URL = env.str("DBLP_URL", default="https://dblp.org").rstrip("/")
+ARXIV_URL = env.str("ARXIV_URL", default="https://export.arxiv.org").rstrip("/")
+GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com").rstrip("/")
+# Seconds between two requests to one service (arXiv asks for 3; the others allow more).
+HARVEST_PAUSE = env.float("HARVEST_PAUSE", default=1.0)
+ARXIV_PAUSE = env.float("ARXIV_PAUSE", default=3.0)
+HARVEST_TIMEOUT = env.float("HARVEST_TIMEOUT", default=10.0)  # seconds per request
+
+# Background work (a harvest the admin queues): django-tasks with its database backend, so
+# the worker needs nothing the site does not already have. `make run` starts one beside the
+# development server; production runs `manage.py db_worker` as a service (README).
+TASKS = {
+    "default": {"BACKEND": env.str("TASKS_BACKEND", default="django_tasks_db.DatabaseBackend")}
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

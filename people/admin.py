@@ -198,7 +198,19 @@ class PersonAdmin(LabModelAdmin):
                 ]
             },
         ),
-        (_("Contact and identifiers"), {"fields": ["email", "orcid", ("user", "account")]}),
+        (
+            _("Contact and identifiers"),
+            {
+                "fields": [
+                    "email",
+                    "orcid",
+                    ("openalex_id", "dblp_pid"),
+                    ("semantic_scholar_id", "arxiv_author_id"),
+                    "github_user",
+                    ("user", "account"),
+                ]
+            },
+        ),
     ]
     inlines = [
         LinkInline,

@@ -61,6 +61,10 @@ class Figures:
     with_citations: int
     h_index: int
     per_year: list  # (year, count) for every year from the first to the last
+    # Where and when the counts were read: the source most of them come from ("OpenAlex"),
+    # and the latest reading among them; "" and None when no count says.
+    citations_source: str = ""
+    citations_read_on: Any = None
 
     @property
     def citations_cover_most(self) -> bool:
@@ -93,7 +97,10 @@ def compute(publications: Iterable[Any], venue_order: Sequence[str] = ()) -> Fig
     per_year = []
     if years:
         per_year = [(y, years.get(y, 0)) for y in range(min(years), max(years) + 1)]
-    counts = [p.citation_count for p in publications if p.citation_count is not None]
+    counted = [p for p in publications if p.citation_count is not None]
+    counts = [p.citation_count for p in counted]
+    sources = Counter(p.citations_source for p in counted if p.citations_source)
+    read = [p.citations_read_on for p in counted if p.citations_read_on]
     return Figures(
         total=len(publications),
         by_kind=sorted(kinds.items(), key=lambda item: (-item[1], item[0])),
@@ -102,6 +109,8 @@ def compute(publications: Iterable[Any], venue_order: Sequence[str] = ()) -> Fig
         with_citations=len(counts),
         h_index=h_index(counts),
         per_year=per_year,
+        citations_source=sources.most_common(1)[0][0] if sources else "",
+        citations_read_on=max(read, default=None),
     )
 
 

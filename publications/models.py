@@ -651,6 +651,29 @@ class ProjectPublication(models.Model):
         return f"{self.project}: {self.publication}"
 
 
+class CitationReading(models.Model):
+    """One reading of a paper's citation count at a source: the history behind the count the
+    paper shows, from which the profile's citation chart is drawn."""
+
+    publication = models.ForeignKey(
+        Publication, on_delete=models.CASCADE, related_name="citation_readings"
+    )
+    source = models.CharField(max_length=60, help_text="e.g. “OpenAlex”.")
+    read_on = models.DateField()
+    count = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["publication", "read_on", "source"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["publication", "source", "read_on"], name="one_reading_per_source_a_day"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.count} ({self.source}, {self.read_on})"
+
+
 class ImportBatch(models.Model):
     """An import between its preview and its confirmation, kept on the server (not in the
     session): the records read so far and, while DOIs or ORCID works are fetched in the

@@ -27,3 +27,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (  # noqa: F405
         "PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY"
     )
+
+# Harvests replay recorded answers from a local server: no pause between requests, and the
+# queued work runs in place.
+HARVEST_PAUSE = ARXIV_PAUSE = 0.0
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

@@ -14,7 +14,14 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core import images
-from core.identifiers import OrcidField
+from core.identifiers import (
+    ArxivAuthorField,
+    DblpPidField,
+    GitHubUserField,
+    OpenAlexAuthorField,
+    OrcidField,
+    SemanticScholarAuthorField,
+)
 from core.languages import translated
 from core.names import initials
 from core.partial_dates import PartialDateField, format_range, has_ended
@@ -138,6 +145,28 @@ class Person(models.Model):
         "ORCID iD",
         blank=True,
         help_text="e.g. 0000-0002-1825-0097. Used to recognise this person in imported papers.",
+    )
+    # Where the harvester looks for this person's new work (harvest/): each optional, each
+    # checked against the form the service gives its ids; a pasted link is shortened to it.
+    openalex_id = OpenAlexAuthorField(
+        "OpenAlex author id",
+        help_text="e.g. A5023888391, from the address of the person's page on openalex.org.",
+    )
+    dblp_pid = DblpPidField(
+        "DBLP person id",
+        help_text="e.g. 130/1022, from the person's dblp.org page (Share → persistent URL).",
+    )
+    semantic_scholar_id = SemanticScholarAuthorField(
+        "Semantic Scholar author id",
+        help_text="e.g. 1741101, the number at the end of the person's Semantic Scholar page.",
+    )
+    arxiv_author_id = ArxivAuthorField(
+        "arXiv author id",
+        help_text="e.g. ma_t_1, from the person's arXiv author page (arxiv.org/a/…).",
+    )
+    github_user = GitHubUserField(
+        "GitHub user",
+        help_text="e.g. kvcache-ai; stars of projects in their repositories are read from it.",
     )
     research_interests = translated(
         models.TextField(

@@ -5,12 +5,13 @@ import datetime
 import urllib.parse
 from collections.abc import Iterable
 
+from django.conf import settings
+
 from publications.importing.http import JsonClient, contact_email
 from publications.importing.planning import merge
 from publications.importing.records import ImportProblem, Record
-from publications.models import Publication
+from publications.models import CitationReading, Publication
 
-OPENALEX_WORKS = "https://api.openalex.org/works"
 BATCH = 50  # OpenAlex takes up to 50 values in one "doi:" filter
 
 
@@ -22,7 +23,7 @@ def openalex_url(dois: Iterable[str]) -> str:
     }
     if contact := contact_email():
         query["mailto"] = contact  # OpenAlex's polite pool
-    return f"{OPENALEX_WORKS}?{urllib.parse.urlencode(query, safe=':|/')}"
+    return f"{settings.OPENALEX_URL}/works?{urllib.parse.urlencode(query, safe=':|/')}"
 
 
 def openalex_counts(dois: Iterable[str], client: JsonClient) -> dict[str, int]:
@@ -46,7 +47,8 @@ def refresh_counts(
     publications: Iterable[Publication], client: JsonClient, *, today: datetime.date | None = None
 ) -> tuple[list[Publication], list[Publication], list[Publication]]:
     """Read the publications' counts from OpenAlex and store them by the import merge rule
-    (a count an admin typed is kept). Returns (updated, kept, missing) publication lists."""
+    (a count an admin typed is kept), each reading also kept as a point of the paper's
+    citation history (one a day per source). Returns (updated, kept, missing) lists."""
     today = today or datetime.date.today()
     publications = [p for p in publications if p.doi]
     counts = openalex_counts([p.doi for p in publications], client)
@@ -67,4 +69,10 @@ def refresh_counts(
             updated.append(publication)
         elif held:
             kept.append(publication)
+    read = [p for p in publications if p.doi in counts]
+    CitationReading.objects.filter(publication__in=read, source="OpenAlex", read_on=today).delete()
+    CitationReading.objects.bulk_create(
+        CitationReading(publication=p, source="OpenAlex", read_on=today, count=counts[p.doi])
+        for p in read
+    )
     return updated, kept, missing

@@ -5,6 +5,7 @@ import json
 import re
 from html.parser import HTMLParser
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from core.identifiers import normalize_doi
@@ -27,7 +28,7 @@ from publications.importing.records import (
 from publications.importing.titles import markup_to_text
 from publications.models import Publication
 
-CROSSREF_WORKS = "https://api.crossref.org/works/"
+CROSSREF_WORKS = settings.CROSSREF_URL + "/works/"
 CROSSREF_KINDS = {
     "journal-article": Kind.JOURNAL,
     "proceedings-article": Kind.CONFERENCE,

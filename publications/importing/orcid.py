@@ -2,6 +2,8 @@
 
 from collections.abc import Callable, Iterator
 
+from django.conf import settings
+
 from core.partial_dates import PartialDate
 from people.models import Person, split_name
 from publications.importing.crossref import fetch_doi
@@ -17,7 +19,7 @@ from publications.importing.records import (
 )
 from publications.models import Publication
 
-ORCID_WORKS = "https://pub.orcid.org/v3.0/{orcid}/works"
+ORCID_WORKS = settings.ORCID_API_URL + "/{orcid}/works"
 ORCID_KINDS = {
     "journal-article": Kind.JOURNAL,
     "conference-paper": Kind.CONFERENCE,
@@ -56,7 +58,7 @@ def orcid_works(person: Person, client: JsonClient) -> Iterator[tuple[str | None
         if ids.get("doi") and clean_doi(ids["doi"]):
             yield clean_doi(ids["doi"]), None
             continue
-        _fill(record, summary, ids, person)
+        fill_from_summary(record, summary, ids, person)
         yield None, record
 
 
@@ -77,8 +79,9 @@ def read_orcid_works(
     return records
 
 
-def _fill(record: Record, summary: Fields, ids: dict[str, str], person: Person) -> None:
-    """A work without a DOI: what ORCID says, with the person between unlisted authors."""
+def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], person: Person) -> None:
+    """What ORCID's summary of a work says (its list gives no authors: the person stands
+    between unlisted ones), for a work without a DOI or for the harvester."""
     title = Fields(summary.obj("title"), record).obj("title")
     record.title = Fields(title, record, "title: ").text("value")
     if record.title:

@@ -162,6 +162,19 @@ def plan(
     return plans
 
 
+def plan_into(
+    publication: Publication,
+    record: Record,
+    people: PeopleIndex | None = None,
+    venues: VenueIndex | None = None,
+    take_source: bool = False,
+) -> Plan:
+    """What merging `record` into the chosen `publication` would do (a harvested work that
+    is this paper, or one an admin merges into it), by the same rules as `plan`. No writes."""
+    (people or PeopleIndex()).match(record)
+    return _plan_one(publication, record, venues or VenueIndex(), take_source)
+
+
 def _plan_one(
     existing: Publication | None, record: Record, venues: VenueIndex, take_source: bool
 ) -> Plan:

@@ -1,0 +1,327 @@
+"""Reviewing harvested work in the admin: members their own candidates, lab admins everyone's;
+the harvest runs with their reports, and "Harvest now"."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from harvest import review, tasks
+from harvest.models import Candidate, HarvestRun, Provenance, Source
+from lab.editing import LabModelAdmin, member_person
+from lab.groups import is_lab_admin
+from publications.models import Publication
+
+
+class ProvenanceInline(admin.TabularInline):
+    model = Provenance
+    fields = ["source", "source_id", "person", "found"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class MergeForm(forms.Form):
+    publication = forms.ModelChoiceField(
+        Publication.objects.all(),
+        label=gettext_lazy("Merge into"),
+        help_text=gettext_lazy("The lab's paper this work is; it takes only what it lacks."),
+    )
+
+    def __init__(self, *args, admin_site, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = Candidate._meta.get_field("publication")
+        self.fields["publication"].widget = AutocompleteSelect(field, admin_site)
+
+
+class SourceFilter(admin.SimpleListFilter):
+    title = gettext_lazy("found at")
+    parameter_name = "source"
+
+    def lookups(self, request, model_admin):
+        return Source.choices
+
+    def queryset(self, request, queryset):
+        if self.value() in Source.values:
+            return queryset.filter(provenances__source=self.value()).distinct()
+        return queryset
+
+
+@admin.register(Candidate)
+class CandidateAdmin(LabModelAdmin):
+    owner_lookup = "people"
+    list_display = ["title_and_year", "status", "found_at", "found_for", "other_version"]
+    list_filter = ["status", SourceFilter, "people"]
+    search_fields = ["title", "ids__value"]
+    readonly_fields = [
+        "title",
+        "year",
+        "status",
+        "publication",
+        "version_of",
+        "version_of_candidate",
+        "people",
+        "not_people",
+        "reviewed",
+        "reviewed_by",
+    ]
+    fields = readonly_fields
+    inlines = [ProvenanceInline]
+    actions = ["reject_selected", "disown_selected"]
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request).prefetch_related("provenances", "people")
+        person = member_person(request.user)
+        if self.is_member_editor(request) and person is not None:
+            queryset = queryset.exclude(not_people=person)
+        return queryset
+
+    def has_add_permission(self, request):
+        return False  # candidates come from harvests
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a rejection is remembered, never deleted
+
+    @admin.display(description=gettext_lazy("work"), ordering="title")
+    def title_and_year(self, candidate):
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:harvest_candidate_review", args=[candidate.pk]),
+            candidate,
+        )
+
+    @admin.display(description=gettext_lazy("found at"))
+    def found_at(self, candidate):
+        names = dict(Source.choices)
+        return ", ".join(sorted({names[p.source] for p in candidate.provenances.all()}))
+
+    @admin.display(description=gettext_lazy("found for"))
+    def found_for(self, candidate):
+        return ", ".join(p.name for p in candidate.people.all())
+
+    @admin.display(description=gettext_lazy("other version"))
+    def other_version(self, candidate):
+        if candidate.version_of_id:
+            return format_html(
+                '<a href="{}">{}</a>',
+                reverse("admin:publications_publication_change", args=[candidate.version_of_id]),
+                _("in the lab"),
+            )
+        if candidate.version_of_candidate_id:
+            return format_html(
+                '<a href="{}">{}</a>',
+                reverse("admin:harvest_candidate_review", args=[candidate.version_of_candidate_id]),
+                _("a candidate"),
+            )
+        return "—"
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("<int:pk>/review/", wrap(self.review_view), name="harvest_candidate_review"),
+            *super().get_urls(),
+        ]
+
+    def review_view(self, request, pk):
+        """One candidate: where it was found, what accepting it would write (the import's
+        preview), and the four decisions. Nothing is written before a button is pressed."""
+        candidate = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not self.has_change_permission(request, candidate):
+            raise PermissionDenied
+        merge_form = MergeForm(
+            admin_site=self.admin_site, initial={"publication": candidate.version_of_id}
+        )
+        merging = None
+        if request.method == "POST":
+            action = request.POST.get("action")
+            try:
+                if action == "accept":
+                    publication = review.accept(candidate, request.user)
+                    messages.success(
+                        request,
+                        _("Accepted: “%s” is now one of the lab's papers.")
+                        % publication.display_title,
+                    )
+                    return redirect("admin:harvest_candidate_changelist")
+                if action in ("merge-preview", "merge"):
+                    merge_form = MergeForm(request.POST, admin_site=self.admin_site)
+                    if merge_form.is_valid():
+                        target = merge_form.cleaned_data["publication"]
+                        if action == "merge":
+                            review.merge(candidate, target, request.user)
+                            messages.success(request, _("Merged into “%s”.") % target.display_title)
+                            return redirect("admin:harvest_candidate_changelist")
+                        merging = (target, review.merge_plan(candidate, target))
+                if action == "reject":
+                    review.reject(candidate, request.user)
+                    messages.success(
+                        request, _("Rejected: it will not be offered again, from any source.")
+                    )
+                    return redirect("admin:harvest_candidate_changelist")
+                if action == "disown":
+                    person = self._disowner(request, candidate)
+                    review.disown(candidate, person, request.user)
+                    messages.success(
+                        request,
+                        _("Noted: it is not %s's, and will not be offered to them again.")
+                        % person.name,
+                    )
+                    return redirect("admin:harvest_candidate_changelist")
+            except review.ReviewProblem as problem:
+                messages.error(request, str(problem))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Review “%s”") % candidate.title,
+            "candidate": candidate,
+            "provenances": candidate.provenances.select_related("person"),
+            "plan": review.accept_plan(candidate)
+            if candidate.status == Candidate.Status.OPEN
+            else None,
+            "merge_form": merge_form,
+            "merging": merging,
+            "media": self.media + merge_form.media,
+            "claimants": candidate.people.exclude(pk__in=candidate.not_people.values("pk")),
+            "is_open": candidate.status == Candidate.Status.OPEN,
+            "may_add": self.admin_site._registry[Publication].has_add_permission(request),
+        }
+        return TemplateResponse(request, "admin/harvest/candidate/review.html", context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if str(object_id).isdigit():
+            return redirect("admin:harvest_candidate_review", int(object_id))
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _disowner(self, request, candidate):
+        """Whose "not me": the member's own; a lab admin's names the member in the form."""
+        if self.is_member_editor(request):
+            return member_person(request.user)
+        person = candidate.people.filter(pk=request.POST.get("person") or None).first()
+        if person is None:
+            raise review.ReviewProblem(_("Say whose work it is not."))
+        return person
+
+    @admin.action(description=gettext_lazy("Reject the selected works (never offered again)"))
+    def reject_selected(self, request, queryset):
+        done = 0
+        for candidate in queryset.filter(status=Candidate.Status.OPEN):
+            review.reject(candidate, request.user)
+            done += 1
+        self.message_user(request, _("%d rejected.") % done)
+
+    @admin.action(description=gettext_lazy("Not mine: a wrong author match"))
+    def disown_selected(self, request, queryset):
+        person = member_person(request.user)
+        if person is None:
+            self.message_user(
+                request,
+                _(
+                    "Only a member can say a work is not theirs here; open a work to say it "
+                    "for a member."
+                ),
+                messages.ERROR,
+            )
+            return
+        for candidate in queryset:
+            review.disown(candidate, person, request.user)
+        self.message_user(request, _("Noted for %d work(s).") % queryset.count())
+
+
+@admin.register(HarvestRun)
+class HarvestRunAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "status", "trigger", "person", "summary", "finished"]
+    list_filter = ["status", "trigger"]
+    readonly_fields = [
+        "queued",
+        "started",
+        "finished",
+        "status",
+        "trigger",
+        "person",
+        "sources",
+        "dry_run",
+        "report_table",
+        "message",
+    ]
+    fields = readonly_fields
+    change_list_template = "admin/harvest/harvestrun/change_list.html"
+
+    def has_module_permission(self, request):
+        return is_lab_admin(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return is_lab_admin(request.user)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=gettext_lazy("per source"))
+    def summary(self, run):
+        return "; ".join(
+            f"{dict(Source.choices)[name]} {row['fetched']}/{row['new']}/{row['matched']}"
+            + (f" ({len(row['errors'])} errors)" if row["errors"] else "")
+            for name, row in run.report.items()
+            if name in Source.values
+        )
+
+    @admin.display(description=gettext_lazy("report"))
+    def report_table(self, run):
+        names = dict(Source.choices)
+        rows = format_html_join(
+            "",
+            "<tr><th scope='row'>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    names[name],
+                    row["fetched"],
+                    row["new"],
+                    row["matched"],
+                    format_html_join("", "<div>{}</div>", ((e,) for e in row["errors"])) or "—",
+                )
+                for name, row in run.report.items()
+                if name in Source.values
+            ),
+        )
+        head = format_html(
+            "<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+            _("source"),
+            _("fetched"),
+            _("new"),
+            _("matched"),
+            _("errors"),
+        )
+        extra = format_html_join(
+            "", "<p>{}: {}</p>", ((k, v) for k, v in run.report.items() if k not in Source.values)
+        )
+        return format_html("<table>{}{}</table>{}", head, rows, extra)
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("now/", wrap(self.harvest_now), name="harvest_harvestrun_now"),
+            *super().get_urls(),
+        ]
+
+    def harvest_now(self, request):
+        """Queue a full harvest for the worker, the same work `manage.py harvest` does."""
+        if request.method != "POST" or not is_lab_admin(request.user):
+            raise PermissionDenied
+        run = HarvestRun.objects.create(trigger=f"admin: {request.user.get_username()}")
+        tasks.harvest.enqueue(run.pk)
+        messages.success(request, _("Harvest queued; its report appears here when it is done."))
+        return redirect("admin:harvest_harvestrun_changelist")

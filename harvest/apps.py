@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class HarvestConfig(AppConfig):
+    name = "harvest"
+    verbose_name = _("Harvested work")
+    # core/content.py: candidates are content (a review, a rejection, a "not me" are lab
+    # decisions that a backup keeps); a run's report is the site's own log, kept, not backed up.
+    holds_content = True
+    transient_models = ("harvestrun",)
+    member_permissions = {"candidate": ("change", "view")}

@@ -1,0 +1,349 @@
+"""Folding harvested works into the lab's record: each work is one of the lab's papers (it
+then only fills what the paper lacks), or one candidate, however many sources name it.
+
+A work is known by its identifiers, strongest first: DOI, arXiv id, DBLP key, OpenAlex id,
+then its normalized title with its year (and whether it is a preprint, so a preprint and its
+published version stay two works, linked). Two works sharing any identifier are one work;
+every identifier a candidate was ever found under is stored (`WorkId`), so a rejected work
+never returns from any source, and a member's "not me" holds for every source.
+"""
+
+import copy
+import dataclasses
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Prefetch, Q
+
+from harvest.models import Candidate, Provenance, Source, WorkId
+from harvest.sources import Found
+from people.models import Person
+from publications.importing import planning
+from publications.importing.applying import apply
+from publications.importing.matching import PeopleIndex, VenueIndex
+from publications.importing.records import Record
+from publications.models import Authorship, Publication, title_key
+
+Key = tuple[str, str]
+# Whose description of a work wins where sources differ: the registry's own record first.
+PRIORITY = [Source.CROSSREF, Source.OPENALEX, Source.DBLP, Source.ARXIV, Source.ORCID]
+_CHUNK = 500
+_NOT_MERGED = {"label", "problems", "readings", "dropped", "files", "choices", "authors"}
+
+
+def is_preprint(record: Record) -> bool:
+    return record.status == Publication.Status.PREPRINT or record.kind == Publication.Kind.PREPRINT
+
+
+def title_id(record: Record) -> str:
+    """ "kvcachecentricserving|2024" ("|preprint" added for a preprint)."""
+    key = title_key(record.title)
+    if not key:
+        return ""
+    year = record.date.year if record.date else ""
+    return f"{key}|{year}|preprint" if is_preprint(record) else f"{key}|{year}"
+
+
+def keys_of(found: Found) -> list[Key]:
+    keys = [(kind, value) for kind, value in found.ids.items() if value]
+    if tid := title_id(found.record):
+        keys.append((WorkId.Kind.TITLE, tid))
+    return keys
+
+
+def merged_record(works: Iterable[Found]) -> Record:
+    """One record from every source's: the first source by PRIORITY gives each value, the
+    others fill what it lacks; the author list is the first complete one."""
+    ordered = sorted(works, key=lambda f: PRIORITY.index(f.source))
+    record = copy.deepcopy(ordered[0].record)
+    for other in ordered[1:]:
+        for item in dataclasses.fields(Record):
+            if item.name in _NOT_MERGED:
+                continue
+            if getattr(record, item.name) in (None, "", [], {}) and getattr(
+                other.record, item.name
+            ):
+                setattr(record, item.name, copy.deepcopy(getattr(other.record, item.name)))
+    complete = [
+        f.record.authors for f in ordered if not any(a.is_unlisted for a in f.record.authors)
+    ]
+    record.authors = copy.deepcopy(complete[0] if complete else ordered[0].record.authors)
+    record.citation_count, record.citations_read_on, record.citations_source = None, None, ""
+    return record
+
+
+@dataclass
+class Outcome:
+    """What folding a run's works did, per source and in all."""
+
+    new: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    matched: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    created: list[Candidate] = field(default_factory=list)
+    works: int = 0  # distinct new works (what a dry run would create)
+    filled: list[tuple[Publication, list[str]]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+class LabPapers:
+    """The lab's papers the works could be: by DOI or arXiv id, else by title (both
+    preprints or neither, years at most one apart) and a family name in common."""
+
+    def __init__(self, works: list[Found]) -> None:
+        dois = {f.ids["doi"] for f in works if f.ids.get("doi")}
+        dois |= {f.published_doi for f in works if f.published_doi}
+        arxiv = {f.ids["arxiv"] for f in works if f.ids.get("arxiv")}
+        titles = {title_key(f.record.title) for f in works} - {""}
+        query = Q()
+        for column, values in (("doi", dois), ("arxiv_id", arxiv), ("title_key", titles)):
+            for start in range(0, len(values), _CHUNK):
+                query |= Q(**{f"{column}__in": sorted(values)[start : start + _CHUNK]})
+        self.by_doi: dict[str, Publication] = {}
+        self.by_arxiv: dict[str, Publication] = {}
+        self.by_title: dict[str, list[Publication]] = defaultdict(list)
+        if not query:
+            return
+        authors = Prefetch("authorships", queryset=Authorship.objects.order_by("position"))
+        for paper in Publication.objects.filter(query).prefetch_related(authors).order_by("pk"):
+            if paper.doi:
+                self.by_doi.setdefault(paper.doi, paper)
+            if paper.arxiv_id:
+                self.by_arxiv.setdefault(paper.arxiv_id, paper)
+            self.by_title[paper.title_key].append(paper)
+
+    def find(self, found: Found) -> Publication | None:
+        if found.ids.get("doi") in self.by_doi:
+            return self.by_doi[found.ids["doi"]]
+        if found.ids.get("arxiv") in self.by_arxiv:
+            return self.by_arxiv[found.ids["arxiv"]]
+        record = found.record
+        families = {a.family.casefold() for a in record.authors if a.family}
+        for paper in self.by_title.get(title_key(record.title), []):
+            # a preprint of a paper the lab holds is another version, not the paper
+            same_version = is_preprint(record) == (paper.status == Publication.Status.PREPRINT)
+            near = same_version and (
+                record.date is None or paper.year is None or abs(paper.year - record.date.year) <= 1
+            )
+            theirs = {a.family_name.casefold() for a in paper.authorships.all() if a.family_name}
+            if near and (not families or not theirs or families & theirs):
+                return paper
+        return None
+
+    def published_version(self, record: Record, published_doi: str) -> Publication | None:
+        """The lab's paper that is the published version of a preprint."""
+        if published_doi in self.by_doi:
+            return self.by_doi[published_doi]
+        for paper in self.by_title.get(title_key(record.title), []):
+            if paper.status != Publication.Status.PREPRINT:
+                return paper
+        return None
+
+
+def _groups(works: list[Found]) -> list[list[int]]:
+    """The works that share an identifier, as lists of positions (union-find)."""
+    parent = list(range(len(works)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first: dict[Key, int] = {}
+    for position, found in enumerate(works):
+        for key in keys_of(found):
+            if key in first:
+                parent[root(position)] = root(first[key])
+            else:
+                first[key] = position
+    grouped: dict[int, list[int]] = defaultdict(list)
+    for position in range(len(works)):
+        grouped[root(position)].append(position)
+    return list(grouped.values())
+
+
+def _known(keys: set[Key]) -> dict[Key, Candidate]:
+    """The candidates already holding any of the keys (a query per 500 keys of a kind)."""
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    for kind, value in keys:
+        by_kind[kind].append(value)
+    known: dict[Key, Candidate] = {}
+    for kind, values in by_kind.items():
+        for start in range(0, len(values), _CHUNK):
+            rows = WorkId.objects.filter(kind=kind, value__in=values[start : start + _CHUNK])
+            for row in rows.select_related("candidate"):
+                known[(row.kind, row.value)] = row.candidate
+    return known
+
+
+def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome:
+    """Fold the works found for people into the lab: fill the lab's papers, add to known
+    candidates, create the new ones. With `dry_run`, count and write nothing."""
+    outcome = Outcome()
+    works = [found for _, found in pairs]
+    lab = LabPapers(works)
+    to_fill: dict[int, tuple[Publication, list[Found]]] = {}
+    rest: list[int] = []
+    for position, found in enumerate(works):
+        paper = lab.find(found)
+        if paper is None:
+            rest.append(position)
+            continue
+        outcome.matched[found.source] += 1
+        to_fill.setdefault(paper.pk, (paper, []))[1].append(found)
+    groups = [[rest[i] for i in group] for group in _groups([works[i] for i in rest])]
+    known = _known({key for i in rest for key in keys_of(works[i])})
+    with transaction.atomic():
+        if to_fill:
+            _fill_papers(to_fill.values(), outcome, dry_run)
+        created_by_group = {}
+        for group in groups:
+            members = [pairs[i] for i in group]
+            group_keys = {key for _, found in members for key in keys_of(found)}
+            existing = next((known[k] for k in sorted(group_keys) if k in known), None)
+            if existing is None:
+                outcome.works += 1
+                for _, found in members:
+                    outcome.new[found.source] += 1
+                candidate = None if dry_run else _create(members, group_keys)
+                if candidate is not None:
+                    outcome.created.append(candidate)
+                    created_by_group[id(group)] = (candidate, members)
+                continue
+            for _, found in members:
+                outcome.matched[found.source] += 1
+            if not dry_run:
+                _add_to(existing, members, group_keys)
+        if not dry_run:
+            _link_versions(created_by_group.values(), lab)
+        if dry_run:
+            transaction.set_rollback(True)
+    return outcome
+
+
+def _fill_papers(
+    items: Iterable[tuple[Publication, list[Found]]], outcome: Outcome, dry_run: bool
+) -> None:
+    """Each matched paper takes only what it lacks, through the import's merge rules."""
+    people, venues = PeopleIndex(), VenueIndex()
+    plans = []
+    for paper, works in items:
+        record = merged_record(works)
+        item = planning.plan_into(paper, record, people, venues)
+        if item.action == planning.ERROR:
+            outcome.problems.append(f"{paper.display_title}: {'; '.join(item.problems)}")
+            continue
+        gaps = only_gaps(item, paper)
+        if gaps:
+            outcome.filled.append((paper, gaps))
+            plans.append(item)
+    if plans and not dry_run:
+        apply(plans)
+
+
+def only_gaps(item: planning.Plan, paper: Publication) -> list[str]:
+    """Keep of the plan's changes only those filling an empty field of `paper` (a harvested
+    work never overwrites what the lab holds); returns the fields it still changes."""
+    written = item.written() if item.candidate is not None else None
+    if written is None:
+        return []
+    kept = []
+    for name in item.changes:
+        if name == "authors":
+            if not paper.authorships.all():
+                kept.append(name)
+            continue
+        stored = getattr(paper, name, None) if name != "venue" else paper.venue_id
+        if stored in (None, "", {}, [], False):
+            kept.append(name)
+        elif name != "venue":
+            setattr(written, name, stored)
+    item.changes = kept
+    item.action = planning.UPDATE if kept else planning.UNCHANGED
+    return kept
+
+
+def _ids(candidate: Candidate, keys: set[Key]) -> None:
+    taken = (
+        set(
+            WorkId.objects.filter(
+                Q(*[Q(kind=k, value=v) for k, v in keys], _connector=Q.OR)
+            ).values_list("kind", "value")
+        )
+        if keys
+        else set()
+    )
+    WorkId.objects.bulk_create(
+        [WorkId(candidate=candidate, kind=k, value=v[:500]) for k, v in sorted(keys - taken)],
+        ignore_conflicts=True,
+    )
+
+
+def _provenances(candidate: Candidate, members: list[tuple[Person, Found]]) -> None:
+    Provenance.objects.bulk_create(
+        [
+            Provenance(
+                candidate=candidate,
+                source=found.source,
+                source_id=found.source_id[:500],
+                person=person,
+                record=found.record.to_json() | {"published_doi": found.published_doi},
+            )
+            for person, found in members
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def _create(members: list[tuple[Person, Found]], keys: set[Key]) -> Candidate:
+    record = merged_record(found for _, found in members)
+    candidate = Candidate.objects.create(
+        title=record.title[:1000],
+        year=record.date.year if record.date else None,
+        record=record.to_json(),
+    )
+    candidate.people.set({person.pk for person, _ in members})
+    _ids(candidate, keys)
+    _provenances(candidate, members)
+    candidate._harvested = members  # type: ignore[attr-defined]  # for linking versions
+    return candidate
+
+
+def _add_to(candidate: Candidate, members: list[tuple[Person, Found]], keys: set[Key]) -> None:
+    """A known work found again: it keeps its status (a rejected one stays rejected), gains
+    the identifiers and sources it lacked, and the people who have not disowned it."""
+    disowned = set(candidate.not_people.values_list("pk", flat=True))
+    theirs = [(p, f) for p, f in members if p.pk not in disowned]
+    _ids(candidate, keys)
+    _provenances(candidate, theirs)
+    if candidate.status == Candidate.Status.OPEN and theirs:
+        candidate.people.add(*{p.pk for p, _ in theirs})
+
+
+def _link_versions(
+    created: Iterable[tuple[Candidate, list[tuple[Person, Found]]]], lab: LabPapers
+) -> None:
+    """A new preprint is linked to its published version, a lab paper or a candidate: the
+    one whose DOI the preprint names, else one of the same title that is not a preprint."""
+    for candidate, members in created:
+        record = Record.from_json(candidate.record)
+        if not is_preprint(record):
+            continue
+        published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
+        paper = lab.published_version(record, published_doi)
+        same_work = Q(kind=WorkId.Kind.DOI, value=published_doi) if published_doi else Q()
+        same_title = Q(kind=WorkId.Kind.TITLE, value__startswith=f"{title_key(record.title)}|")
+        twins = WorkId.objects.filter(same_work | same_title).exclude(candidate=candidate)
+        twin = next(
+            (
+                row.candidate_id
+                for row in twins.order_by("kind")  # "doi" before "title"
+                if not row.value.endswith("|preprint")
+            ),
+            None,
+        )
+        if paper is not None or twin is not None:
+            candidate.version_of = paper
+            candidate.version_of_candidate_id = twin
+            candidate.save(update_fields=["version_of", "version_of_candidate"])

@@ -1,0 +1,109 @@
+"""One harvest run: every chosen source read for every chosen member, each source on its
+own (one that is down, slow or answers garbage is an error in the report, never a stop),
+then the works folded into the lab in one transaction, then the figures refreshed."""
+
+import functools
+import logging
+import urllib.parse
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from harvest.figures import refresh_citations, refresh_stars
+from harvest.matching import fold
+from harvest.models import HarvestRun
+from harvest.sources import Found, harvesters
+from people.models import Person
+from publications.importing.http import HttpClient, JsonClient
+from publications.importing.records import ImportProblem
+
+logger = logging.getLogger(__name__)
+IDENTITIES = ("orcid", "openalex_id", "dblp_pid", "arxiv_author_id")
+
+
+def client() -> HttpClient:
+    """The HTTP client of a run: each service's own pause between requests."""
+    pauses = {
+        urllib.parse.urlsplit(getattr(settings, name)).netloc: settings.HARVEST_PAUSE
+        for name in ("ORCID_API_URL", "OPENALEX_URL", "CROSSREF_URL", "DBLP_URL", "GITHUB_API_URL")
+    }
+    pauses[urllib.parse.urlsplit(settings.ARXIV_URL).netloc] = settings.ARXIV_PAUSE
+    http = HttpClient(intervals=pauses)
+    http.timeout = settings.HARVEST_TIMEOUT
+    return http
+
+
+def harvested_people(person: Person | None = None) -> list[Person]:
+    """The members a run reads: `person`, or everyone with an identity at some source."""
+    if person is not None:
+        return [person]
+    has_identity = Q()
+    for name in IDENTITIES:
+        has_identity |= ~Q(**{name: ""})
+    return list(Person.objects.filter(has_identity).order_by("pk"))
+
+
+def execute(run: HarvestRun, http: JsonClient | None = None) -> HarvestRun:
+    """Do the run and store its report; returns it finished (DONE, or FAILED with why)."""
+    http = http or client()
+    run.status, run.started = HarvestRun.Status.RUNNING, timezone.now()
+    run.save(update_fields=["status", "started"])
+    try:
+        _execute(run, http)
+        run.status = HarvestRun.Status.DONE
+    except Exception as error:  # the report must say it stopped, not stay "running"
+        logger.exception("Harvest run %s failed", run.pk)
+        run.status = HarvestRun.Status.FAILED
+        run.message = f"The run stopped unexpectedly ({type(error).__name__}: {error})."
+    run.finished = timezone.now()
+    run.save()
+    return run
+
+
+def _execute(run: HarvestRun, http: JsonClient) -> None:
+    chosen = run.sources or list(harvesters())
+    people = harvested_people(run.person)
+    report: dict = {name: {"fetched": 0, "new": 0, "matched": 0, "errors": []} for name in chosen}
+    pairs: list[tuple[Person, Found]] = []
+    for person in people:
+        for name, module in harvesters().items():
+            if name not in chosen or not module.applies(person):
+                continue
+            errors = report[name]["errors"]
+            warn = functools.partial(_note, errors, person)
+            try:
+                found = module.works(person, http, warn)
+            except ImportProblem as problem:
+                errors.append(f"{person.name}: {problem}")
+                continue
+            except Exception as error:  # garbage a reader did not foresee: this source only
+                logger.exception("Harvesting %s for %s failed", name, person)
+                errors.append(f"{person.name}: unreadable answer ({type(error).__name__})")
+                continue
+            report[name]["fetched"] += len(found)
+            pairs += [(person, item) for item in found]
+    outcome = fold(pairs, dry_run=run.dry_run)
+    for name in chosen:
+        report[name]["new"] = outcome.new.get(name, 0)
+        report[name]["matched"] = outcome.matched.get(name, 0)
+    report["candidates"] = {
+        "created": outcome.works,
+        "filled": [
+            f"{paper.display_title}: {', '.join(fields)}" for paper, fields in outcome.filled
+        ],
+        "problems": outcome.problems,
+    }
+    if not run.dry_run and not run.sources:  # a full run; --source reads only those
+        today = timezone.localdate()
+        scope = None if run.person is None else people
+        try:
+            report["citations"] = refresh_citations(scope, http, today)
+        except ImportProblem as problem:
+            report["citations"] = {"errors": [str(problem)]}
+        report["stars"] = refresh_stars(scope, http, today)
+    run.report = report
+
+
+def _note(errors: list[str], person: Person, text: str) -> None:
+    errors.append(f"{person.name}: {text}")

@@ -1,0 +1,44 @@
+"""The services harvested, each read into `Found` works: one module per service, each with
+`applies(person)` (the person has an identity there) and `works(person, client, report)`.
+
+A service that cannot be read raises ImportProblem; a work that is readable but unusable
+(no title, no authors) is left out and named in the report, never half-written."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from harvest.models import Source
+from publications.importing.records import Record
+
+
+@dataclass
+class Found:
+    """One work as one service lists it for one person."""
+
+    source: str
+    source_id: str  # the work's id there: an ORCID put-code, an OpenAlex W-id, a DBLP key, …
+    record: Record
+    ids: dict[str, str] = field(default_factory=dict)  # WorkId kind → value it is known by
+    published_doi: str = ""  # a preprint's note of its published version
+    citation_count: int | None = None
+
+
+def _registry() -> dict[str, Any]:
+    from harvest.sources import arxiv, crossref, dblp, openalex, orcid
+
+    return {
+        Source.ORCID: orcid,
+        Source.OPENALEX: openalex,
+        Source.CROSSREF: crossref,
+        Source.DBLP: dblp,
+        Source.ARXIV: arxiv,
+    }
+
+
+def harvesters() -> dict[str, Any]:
+    """{source name: its module}, in the order a run reads them."""
+    return _registry()
+
+
+Warn = Callable[[str], None]

@@ -1,0 +1,58 @@
+"""A person's works on Crossref: those whose metadata carries their ORCID iD, 200 a page
+through Crossref's cursor paging."""
+
+import urllib.parse
+
+from django.conf import settings
+
+from harvest.models import Source
+from harvest.sources import Found, Warn
+from people.models import Person
+from publications.importing.crossref import crossref_record
+from publications.importing.http import JsonClient, contact_email
+from publications.importing.records import ImportProblem, arxiv_id_of_doi, clean_doi
+
+ROWS = 200
+MAX_PAGES = 50
+
+
+def applies(person: Person) -> bool:
+    return bool(person.orcid)
+
+
+def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
+    found: list[Found] = []
+    cursor = "*"
+    for _page in range(MAX_PAGES):
+        params = {"filter": f"orcid:{person.orcid}", "rows": str(ROWS), "cursor": cursor}
+        if contact := contact_email():
+            params["mailto"] = contact  # Crossref's polite pool
+        query = urllib.parse.urlencode(params, safe=":*")
+        data = client.get_json(f"{settings.CROSSREF_URL}/works?{query}")
+        message = data.get("message") if isinstance(data, dict) else None
+        items = message.get("items") if isinstance(message, dict) else None
+        if not isinstance(items, list):
+            raise ImportProblem("Crossref's answer has no list of works.")
+        for number, item in enumerate(items, start=len(found) + 1):
+            record = crossref_record(item, f"Crossref work {number}")
+            if record.problems or not record.doi:
+                warn(f"{record.label}: {'; '.join(record.problems) or 'it has no DOI'}")
+                continue
+            record.arxiv_id = record.arxiv_id or arxiv_id_of_doi(record.doi)
+            ids = {"doi": record.doi, "arxiv": record.arxiv_id}
+            keys = {k: v for k, v in ids.items() if v}
+            found.append(Found(Source.CROSSREF, record.doi, record, keys, _published(item)))
+        cursor = message.get("next-cursor") or ""
+        if not cursor or not items:
+            break
+    return found
+
+
+def _published(item: dict) -> str:
+    """The DOI of the published version a preprint names (Crossref's "is-preprint-of")."""
+    relation = item.get("relation") if isinstance(item, dict) else None
+    links = relation.get("is-preprint-of") if isinstance(relation, dict) else None
+    for link in links if isinstance(links, list) else []:
+        if isinstance(link, dict) and link.get("id-type") == "doi":
+            return clean_doi(str(link.get("id") or ""))
+    return ""

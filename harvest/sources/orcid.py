@@ -1,0 +1,39 @@
+"""A person's public works on ORCID (one request): the summaries, as ORCID lists them."""
+
+from django.conf import settings
+
+from harvest.models import Source
+from harvest.sources import Found, Warn
+from people.models import Person
+from publications.importing.http import JsonClient
+from publications.importing.orcid import fill_from_summary
+from publications.importing.records import Fields, ImportProblem, Record, clean_doi
+
+
+def applies(person: Person) -> bool:
+    return bool(person.orcid)
+
+
+def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
+    data = client.get_json(f"{settings.ORCID_API_URL}/{person.orcid}/works")
+    groups = data.get("group") if isinstance(data, dict) else None
+    if not isinstance(groups, list):
+        raise ImportProblem(f"ORCID's answer for {person.orcid} has no works list.")
+    found = []
+    for number, group in enumerate(groups, start=1):
+        record = Record(label=f"ORCID work {number}")
+        summaries = Fields(group, record).items("work-summary")
+        summary = Fields(summaries[0] if summaries else {}, record)
+        ids: dict[str, str] = {}
+        for entry in summary.obj("external-ids").get("external-id") or []:
+            entry = Fields(entry, record, "external id: ")
+            ids.setdefault(entry.text("external-id-type").lower(), entry.text("external-id-value"))
+        fill_from_summary(record, summary, ids, person)
+        record.doi = clean_doi(ids.get("doi", ""))
+        put_code = summary.text("put-code")
+        if record.problems or not put_code:
+            warn(f"{record.label}: {'; '.join(record.problems) or 'it has no put-code'}")
+            continue
+        keys = {"doi": record.doi, "arxiv": record.arxiv_id}
+        found.append(Found(Source.ORCID, put_code, record, {k: v for k, v in keys.items() if v}))
+    return found
