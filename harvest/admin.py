@@ -43,7 +43,9 @@ class MergeForm(forms.Form):
     def __init__(self, *args, admin_site, **kwargs):
         super().__init__(*args, **kwargs)
         field = Candidate._meta.get_field("publication")
-        self.fields["publication"].widget = AutocompleteSelect(field, admin_site)
+        widget = AutocompleteSelect(field, admin_site)
+        widget.choices = self.fields["publication"].choices  # as the field's own widget has
+        self.fields["publication"].widget = widget
 
 
 class SourceFilter(admin.SimpleListFilter):

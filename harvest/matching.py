@@ -194,29 +194,37 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
         to_fill.setdefault(paper.pk, (paper, []))[1].append(found)
     groups = [[rest[i] for i in group] for group in _groups([works[i] for i in rest])]
     known = _known({key for i in rest for key in keys_of(works[i])})
+    disowned = set(
+        Candidate.not_people.through.objects.filter(
+            candidate__in={c.pk for c in known.values()}
+        ).values_list("candidate_id", "person_id")
+    )
+    writes = _Writes()
     with transaction.atomic():
         if to_fill:
             _fill_papers(to_fill.values(), outcome, dry_run)
-        created_by_group = {}
+        created = []
         for group in groups:
             members = [pairs[i] for i in group]
             group_keys = {key for _, found in members for key in keys_of(found)}
             existing = next((known[k] for k in sorted(group_keys) if k in known), None)
+            counts = outcome.new if existing is None else outcome.matched
+            for _, found in members:
+                counts[found.source] += 1
             if existing is None:
                 outcome.works += 1
-                for _, found in members:
-                    outcome.new[found.source] += 1
-                candidate = None if dry_run else _create(members, group_keys)
-                if candidate is not None:
-                    outcome.created.append(candidate)
-                    created_by_group[id(group)] = (candidate, members)
+            if dry_run:
                 continue
-            for _, found in members:
-                outcome.matched[found.source] += 1
-            if not dry_run:
-                _add_to(existing, members, group_keys)
-        if not dry_run:
-            _link_versions(created_by_group.values(), lab)
+            if existing is None:
+                existing = Candidate.objects.create(**_described(members))
+                created.append((existing, members))
+                outcome.created.append(existing)
+            # a known work keeps its status (a rejected one stays rejected) and gains the
+            # identifiers and sources it lacked, and the people who have not disowned it
+            claims = [(p, f) for p, f in members if (existing.pk, p.pk) not in disowned]
+            writes.add(existing, claims, group_keys)
+        writes.flush()
+        _link_versions(created, lab)
         if dry_run:
             transaction.set_rollback(True)
     return outcome
@@ -264,25 +272,29 @@ def only_gaps(item: planning.Plan, paper: Publication) -> list[str]:
     return kept
 
 
-def _ids(candidate: Candidate, keys: set[Key]) -> None:
-    taken = (
-        set(
-            WorkId.objects.filter(
-                Q(*[Q(kind=k, value=v) for k, v in keys], _connector=Q.OR)
-            ).values_list("kind", "value")
-        )
-        if keys
-        else set()
-    )
-    WorkId.objects.bulk_create(
-        [WorkId(candidate=candidate, kind=k, value=v[:500]) for k, v in sorted(keys - taken)],
-        ignore_conflicts=True,
-    )
+def _described(members: list[tuple[Person, Found]]) -> dict[str, object]:
+    """A new candidate's fields, from every source's record of it."""
+    record = merged_record(found for _, found in members)
+    return {
+        "title": record.title[:1000],
+        "year": record.date.year if record.date else None,
+        "record": record.to_json(),
+    }
 
 
-def _provenances(candidate: Candidate, members: list[tuple[Person, Found]]) -> None:
-    Provenance.objects.bulk_create(
-        [
+class _Writes:
+    """The identifiers, provenances and people of a run's candidates, written in three
+    statements at the end, however many candidates the run touched. An identifier another
+    candidate already holds is left to it (the unique pair decides)."""
+
+    def __init__(self) -> None:
+        self.ids: list[WorkId] = []
+        self.provenances: list[Provenance] = []
+        self.people: list[object] = []
+
+    def add(self, candidate: Candidate, claims: list[tuple[Person, Found]], keys: set[Key]):
+        self.ids += [WorkId(candidate=candidate, kind=k, value=v[:500]) for k, v in sorted(keys)]
+        self.provenances += [
             Provenance(
                 candidate=candidate,
                 source=found.source,
@@ -290,35 +302,19 @@ def _provenances(candidate: Candidate, members: list[tuple[Person, Found]]) -> N
                 person=person,
                 record=found.record.to_json() | {"published_doi": found.published_doi},
             )
-            for person, found in members
-        ],
-        ignore_conflicts=True,
-    )
+            for person, found in claims
+        ]
+        if candidate.status == Candidate.Status.OPEN:
+            through = Candidate.people.through
+            self.people += [
+                through(candidate_id=candidate.pk, person_id=pk)
+                for pk in sorted({person.pk for person, _ in claims})
+            ]
 
-
-def _create(members: list[tuple[Person, Found]], keys: set[Key]) -> Candidate:
-    record = merged_record(found for _, found in members)
-    candidate = Candidate.objects.create(
-        title=record.title[:1000],
-        year=record.date.year if record.date else None,
-        record=record.to_json(),
-    )
-    candidate.people.set({person.pk for person, _ in members})
-    _ids(candidate, keys)
-    _provenances(candidate, members)
-    candidate._harvested = members  # type: ignore[attr-defined]  # for linking versions
-    return candidate
-
-
-def _add_to(candidate: Candidate, members: list[tuple[Person, Found]], keys: set[Key]) -> None:
-    """A known work found again: it keeps its status (a rejected one stays rejected), gains
-    the identifiers and sources it lacked, and the people who have not disowned it."""
-    disowned = set(candidate.not_people.values_list("pk", flat=True))
-    theirs = [(p, f) for p, f in members if p.pk not in disowned]
-    _ids(candidate, keys)
-    _provenances(candidate, theirs)
-    if candidate.status == Candidate.Status.OPEN and theirs:
-        candidate.people.add(*{p.pk for p, _ in theirs})
+    def flush(self) -> None:
+        WorkId.objects.bulk_create(self.ids, ignore_conflicts=True)
+        Provenance.objects.bulk_create(self.provenances, ignore_conflicts=True)
+        Candidate.people.through.objects.bulk_create(self.people, ignore_conflicts=True)
 
 
 def _link_versions(

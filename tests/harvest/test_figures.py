@@ -1,0 +1,128 @@
+"""Figures that stay true: a full harvest reads the lab's citation counts again (each reading
+kept as history) and the GitHub stars of projects naming a repository; the profile says
+where and when they were read."""
+
+import datetime
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from publications.models import CitationReading, Publication
+from tests.factories import ProjectFactory, authored
+
+pytestmark = pytest.mark.django_db
+
+
+def counts(services, **by_doi):
+    services.counts_file.write_text(
+        json.dumps(
+            {
+                "meta": {"count": len(by_doi)},
+                "results": [
+                    {"doi": f"https://doi.org/{doi.replace('_', '/')}", "cited_by_count": n}
+                    for doi, n in by_doi.items()
+                ],
+            }
+        )
+    )
+
+
+def harvest_on(day, monkeypatch):
+    monkeypatch.setattr("django.utils.timezone.localdate", lambda *a: day)
+    call_command("harvest", stdout=io.StringIO(), stderr=io.StringIO())
+
+
+@pytest.fixture
+def papers(piwowar):
+    """Two of the member's papers in the lab, with DOIs."""
+    return [
+        authored(
+            piwowar,
+            names=("Heather A. Piwowar", "Todd Vision"),
+            at=1,
+            title=f"Paper {n}",
+            doi=f"10.1234/paper.{n}",
+            kind=Publication.Kind.JOURNAL,
+        )
+        for n in (1, 2)
+    ]
+
+
+def test_a_harvest_reads_the_counts_and_a_later_one_adds_a_history_point(
+    services, piwowar, papers, client, monkeypatch
+):
+    counts(services, **{"10.1234_paper.1": 40, "10.1234_paper.2": 3})
+    harvest_on(datetime.date(2026, 12, 2), monkeypatch)
+    page = client.get("/people/heather-piwowar/").content.decode()
+    assert "43" in page and "OpenAlex · 2 Dec 2026" in page
+
+    counts(services, **{"10.1234_paper.1": 52, "10.1234_paper.2": 5})
+    harvest_on(datetime.date(2026, 12, 9), monkeypatch)
+
+    papers[0].refresh_from_db()
+    assert (papers[0].citation_count, papers[0].citations_source) == (52, "OpenAlex")
+    assert papers[0].citations_read_on == datetime.date(2026, 12, 9)
+    history = CitationReading.objects.filter(publication=papers[0]).values_list("read_on", "count")
+    assert list(history) == [(datetime.date(2026, 12, 2), 40), (datetime.date(2026, 12, 9), 52)]
+    page = client.get("/people/heather-piwowar/").content.decode()
+    assert "57" in page and "OpenAlex · 9 Dec 2026" in page
+    assert "h-index" in page
+
+
+def test_a_count_typed_by_an_admin_is_kept_but_the_reading_is_still_recorded(
+    services, piwowar, papers, monkeypatch
+):
+    papers[0].citation_count, papers[0].citations_read_on = 99, datetime.date(2026, 1, 1)
+    papers[0].citations_source = "Google Scholar"
+    papers[0].save()
+    counts(services, **{"10.1234_paper.1": 40})
+
+    harvest_on(datetime.date(2026, 12, 2), monkeypatch)
+
+    papers[0].refresh_from_db()
+    assert (papers[0].citation_count, papers[0].citations_source) == (99, "Google Scholar")
+    assert CitationReading.objects.get(publication=papers[0]).count == 40
+
+
+def test_stars_of_a_project_naming_a_repository_are_read_with_their_date(
+    services, piwowar, monkeypatch, client
+):
+    project = ProjectFactory(
+        person=piwowar,
+        url="https://github.com/octocat/Hello-World",
+        figure="5K+",
+        figure_label="GitHub stars",
+    )
+    loc = ProjectFactory(
+        person=piwowar,
+        url="https://github.com/octocat/Hello-World",
+        figure="6K+",
+        figure_label="LOC",
+    )
+
+    harvest_on(datetime.date(2026, 12, 2), monkeypatch)
+
+    project.refresh_from_db()
+    loc.refresh_from_db()
+    assert (project.figure, project.figure_label) == ("80", "GitHub stars")
+    assert project.figure_read_on.isoformat() == "2026-12-02"
+    assert project.figure_source == "https://github.com/octocat/Hello-World"
+    assert loc.figure == "6K+"  # a figure that counts something else is the admin's
+    page = client.get("/people/heather-piwowar/").content.decode()
+    assert "80 GitHub stars" in page
+
+
+def test_the_profile_leaves_out_a_source_no_count_names(piwowar, client):
+    authored(
+        piwowar,
+        names=("Heather A. Piwowar",),
+        at=1,
+        citation_count=7,
+        citations_read_on=datetime.date(2026, 3, 1),
+    )
+
+    page = client.get("/people/heather-piwowar/").content.decode()
+
+    assert "· 1 Mar 2026" not in page  # no source: no "OpenAlex · date" label is made up

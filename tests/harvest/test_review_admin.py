@@ -1,0 +1,161 @@
+"""Reviewing harvested work in the admin: accept (the import's preview, then a new paper),
+merge into a paper (only what it lacks), reject, "not me"; members see and review only their
+own candidates; lab admins everyone's, and they queue harvests."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from harvest.models import Candidate, HarvestRun
+from people.models import Person
+from publications.models import Publication
+from tests.factories import authored
+
+pytestmark = pytest.mark.django_db
+DATA_REUSE = "Data reuse and the open data citation advantage"
+
+
+@pytest.fixture
+def harvested(services, piwowar, cast):
+    """The recorded member is the cast's owner member; their works harvested."""
+    Person.objects.filter(slug="owner").delete()
+    piwowar.user = cast["owner"]
+    piwowar.save()
+    call_command("harvest", stdout=io.StringIO(), stderr=io.StringIO())
+    return {c.title: c for c in Candidate.objects.all()}
+
+
+def review_url(candidate):
+    return f"/admin/harvest/candidate/{candidate.pk}/review/"
+
+
+def test_accepting_shows_what_the_import_would_write_then_writes_it(
+    harvested, cast, client, piwowar
+):
+    client.force_login(cast["admin"])
+    candidate = harvested[DATA_REUSE]
+
+    page = client.get(review_url(candidate)).content.decode()
+    assert "A new paper." in page
+    assert "Heather A. Piwowar (Heather A. Piwowar)" in page  # the author linked to the member
+    assert "ORCID" in page and "DBLP" in page and "Crossref" in page and "OpenAlex" in page
+    assert not Publication.objects.filter(title=DATA_REUSE).exists()
+
+    response = client.post(review_url(candidate), {"action": "accept"})
+
+    assert response.status_code == 302
+    paper = Publication.objects.get(title=DATA_REUSE)
+    assert (paper.doi, paper.volume, paper.pages) == ("10.7717/peerj.175", "1", "e175")
+    assert [a.person for a in paper.authorships.order_by("position")] == [piwowar, None]
+    candidate.refresh_from_db()
+    assert (candidate.status, candidate.publication, candidate.reviewed_by) == (
+        "accepted",
+        paper,
+        cast["admin"],
+    )
+    assert paper.history.first().history_user == cast["admin"]
+
+
+def test_merging_into_a_paper_previews_then_fills_only_what_it_lacks(
+    harvested, cast, client, piwowar
+):
+    paper = authored(
+        piwowar,
+        names=("Heather Piwowar", "Todd Vision"),
+        at=1,
+        title="Data reuse and citation (working title)",
+        date="2013",
+    )
+    client.force_login(cast["admin"])
+    candidate = harvested[DATA_REUSE]
+
+    page = client.post(
+        review_url(candidate), {"action": "merge-preview", "publication": paper.pk}
+    ).content.decode()
+    assert "Fills what the paper lacks:" in page and "doi" in page
+    paper.refresh_from_db()
+    assert paper.doi == ""
+
+    client.post(review_url(candidate), {"action": "merge", "publication": paper.pk})
+
+    paper.refresh_from_db()
+    assert paper.doi == "10.7717/peerj.175"
+    assert paper.title == "Data reuse and citation (working title)"  # the lab's title stays
+    candidate.refresh_from_db()
+    assert (candidate.status, candidate.publication) == ("merged", paper)
+
+
+def test_rejecting_from_the_review_page(harvested, cast, client):
+    client.force_login(cast["owner"])
+    candidate = harvested[DATA_REUSE]
+
+    client.post(review_url(candidate), {"action": "reject"})
+
+    candidate.refresh_from_db()
+    assert candidate.status == "rejected"
+    page = client.post(review_url(candidate), {"action": "accept"}, follow=True).content.decode()
+    assert "has already been reviewed" in page
+    assert not Publication.objects.filter(title=DATA_REUSE).exists()
+
+
+def test_a_member_says_not_mine_and_no_longer_sees_it(harvested, cast, client):
+    client.force_login(cast["owner"])
+    candidate = harvested[DATA_REUSE]
+
+    client.post(review_url(candidate), {"action": "disown"})
+
+    listing = client.get("/admin/harvest/candidate/").content.decode()
+    assert DATA_REUSE not in listing
+    assert "Altmetrics in the wild" in listing
+
+
+def test_a_member_sees_only_their_own_candidates(harvested, cast, client):
+    client.force_login(cast["other"])
+
+    listing = client.get("/admin/harvest/candidate/")
+    response = client.get(review_url(harvested[DATA_REUSE]))
+
+    assert listing.status_code == 200 and DATA_REUSE not in listing.content.decode()
+    assert response.status_code == 404
+    client.post(review_url(harvested[DATA_REUSE]), {"action": "reject"})
+    assert Candidate.objects.get(title=DATA_REUSE).status == "open"
+
+
+def test_a_lab_admin_sees_everyones_and_filters_by_source(harvested, cast, client):
+    client.force_login(cast["admin"])
+
+    listing = client.get("/admin/harvest/candidate/?source=arxiv").content.decode()
+
+    assert "Altmetrics in the wild" in listing and DATA_REUSE not in listing
+
+
+def test_nobody_adds_or_deletes_candidates_by_hand(harvested, cast, client):
+    client.force_login(cast["admin"])
+
+    assert client.get("/admin/harvest/candidate/add/").status_code == 403
+    assert (
+        client.get(f"/admin/harvest/candidate/{harvested[DATA_REUSE].pk}/delete/").status_code
+        == 403
+    )
+
+
+def test_harvest_now_queues_the_same_work_and_shows_its_report(services, piwowar, cast, client):
+    client.force_login(cast["admin"])
+
+    response = client.post("/admin/harvest/harvestrun/now/")
+
+    run = HarvestRun.objects.get()
+    assert response.status_code == 302 and run.trigger == "admin: labadmin"
+    assert run.status == "done" and run.report["orcid"]["fetched"] == 4
+    page = client.get(f"/admin/harvest/harvestrun/{run.pk}/change/").content.decode()
+    assert "fetched" in page and "Crossref" in page
+    assert Candidate.objects.count() == 5
+
+
+def test_members_neither_see_runs_nor_queue_them(cast, client):
+    client.force_login(cast["owner"])
+
+    assert client.get("/admin/harvest/harvestrun/").status_code == 403
+    assert client.post("/admin/harvest/harvestrun/now/").status_code == 403
+    assert not HarvestRun.objects.exists()

@@ -1,0 +1,101 @@
+"""Each reader on its service's own documented sample (tests/harvest/data/SOURCES.md)."""
+
+from pathlib import Path
+
+import pytest
+
+from harvest.sources import arxiv, dblp, openalex
+from publications.models import Publication
+
+DATA = Path(__file__).parent / "data"
+
+
+class FileClient:
+    def __init__(self, name):
+        self.text = (DATA / name).read_text()
+
+    def get_text(self, url, headers=None):
+        return self.text
+
+
+class Who:
+    dblp_pid = "m/AndrewMcCallum"
+    arxiv_author_id = "prendergast_d_1"
+    name = "Someone"
+
+
+def test_dblps_person_record_reads_a_conference_paper_with_its_doi_and_venue_key():
+    warnings = []
+
+    (found,) = dblp.works(Who(), FileClient("dblp-mccallum.xml"), warnings.append)
+
+    record = found.record
+    assert found.source_id == "conf/acl/ChangSRM23"
+    assert record.title == "Multi-CLS BERT: An Efficient Alternative to Traditional Ensembling"
+    assert (record.kind, record.doi, record.pages) == (
+        "conference",
+        "10.18653/v1/2023.acl-long.48",
+        "821–854",
+    )
+    assert (record.venue_short, record.venue_key, record.date.year) == ("ACL (1)", "conf/acl", 2023)
+    assert [f"{a.given} {a.family}" for a in record.authors][-1] == "Andrew McCallum"
+    assert warnings == []
+
+
+def test_the_arxiv_manuals_entry_is_a_preprint_naming_its_journal_version():
+    (found,) = arxiv.works(Who(), FileClient("arxiv-api-sample.atom"), print)
+
+    record = found.record
+    assert found.source_id == "cond-mat/0102536"
+    assert (record.kind, record.status, record.venue_name) == (
+        "preprint",
+        Publication.Status.PREPRINT,
+        "arXiv",
+    )
+    assert found.published_doi == "10.1063/1.1383585"
+    assert record.doi == ""  # the journal's DOI names the other version, not this one
+    assert [a.family for a in record.authors] == ["Prendergast", "Nolan", "Greer"]
+    assert record.date.isoformat() == "2001-02"
+
+
+def test_openalex_reads_the_documentation_example_work():
+    import json
+
+    work = json.loads((DATA / "openalex-works-1.json").read_text())["results"][0]
+
+    found = openalex.read_work(work, print)
+
+    record = found.record
+    assert found.source_id == "W2741809807"
+    assert (record.doi, record.kind, record.venue_name, record.issns) == (
+        "10.7717/peerj.4375",
+        "journal",
+        "PeerJ",
+        ["2167-8359"],
+    )
+    assert found.citation_count == 1580
+    assert record.authors[0].orcid == "0000-0003-1613-5981" and record.authors[0].is_corresponding
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        "",
+        "<html>",
+        "<dblpperson><r><article/></r></dblpperson>",
+        "<!DOCTYPE x [<!ENTITY a SYSTEM 'file:///etc/passwd'>]><dblpperson>&a;</dblpperson>",
+    ],
+)
+def test_garbage_from_dblp_is_a_problem_or_nothing_never_a_crash(garbage):
+    from publications.importing.records import ImportProblem
+
+    class Garbage(FileClient):
+        def __init__(self):
+            self.text = garbage
+
+    warnings = []
+    try:
+        found = dblp.works(Who(), Garbage(), warnings.append)
+    except ImportProblem:
+        return
+    assert found == []
