@@ -63,6 +63,7 @@ class SourceFilter(admin.SimpleListFilter):
 
 @admin.register(Candidate)
 class CandidateAdmin(LabModelAdmin):
+    view_on_site = False
     owner_lookup = "people"
     list_display = ["title_and_year", "status", "found_at", "found_for", "other_version"]
     list_filter = ["status", SourceFilter, "people"]
@@ -202,7 +203,8 @@ class CandidateAdmin(LabModelAdmin):
         return TemplateResponse(request, "admin/harvest/candidate/review.html", context)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        if str(object_id).isdigit():
+        """A candidate's page is its review; a row the user may not see is as missing."""
+        if str(object_id).isdigit() and self.get_queryset(request).filter(pk=object_id).exists():
             return redirect("admin:harvest_candidate_review", int(object_id))
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -243,6 +245,7 @@ class CandidateAdmin(LabModelAdmin):
 
 @admin.register(HarvestRun)
 class HarvestRunAdmin(admin.ModelAdmin):
+    view_on_site = False
     list_display = ["__str__", "status", "trigger", "person", "summary", "finished"]
     list_filter = ["status", "trigger"]
     readonly_fields = [
@@ -272,6 +275,9 @@ class HarvestRunAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False  # a run's report is the record of what it did
+
     @admin.display(description=gettext_lazy("per source"))
     def summary(self, run):
         return "; ".join(
@@ -284,19 +290,13 @@ class HarvestRunAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("report"))
     def report_table(self, run):
         names = dict(Source.choices)
+        sources = [(name, row) for name, row in run.report.items() if name in Source.values]
         rows = format_html_join(
             "",
             "<tr><th scope='row'>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             (
-                (
-                    names[name],
-                    row["fetched"],
-                    row["new"],
-                    row["matched"],
-                    format_html_join("", "<div>{}</div>", ((e,) for e in row["errors"])) or "—",
-                )
-                for name, row in run.report.items()
-                if name in Source.values
+                (names[name], row["fetched"], row["new"], row["matched"], _lines(row["errors"]))
+                for name, row in sources
             ),
         )
         head = format_html(
@@ -307,10 +307,44 @@ class HarvestRunAdmin(admin.ModelAdmin):
             _("matched"),
             _("errors"),
         )
-        extra = format_html_join(
-            "", "<p>{}: {}</p>", ((k, v) for k, v in run.report.items() if k not in Source.values)
-        )
-        return format_html("<table>{}{}</table>{}", head, rows, extra)
+        work = run.report.get("candidates", {})
+        citations = run.report.get("citations")
+        stars = run.report.get("stars")
+        parts = [format_html('<table class="import-table">{}{}</table>', head, rows)]
+        if work:
+            parts.append(
+                format_html(
+                    "<p>{}</p>{}{}",
+                    _("Candidates created: %d.") % (work.get("created") or 0),
+                    _labelled(_("Filled in the lab's papers"), work.get("filled")),
+                    _labelled(_("Problems"), work.get("problems")),
+                )
+            )
+        if citations:
+            parts.append(
+                format_html(
+                    "<p>{}</p>{}",
+                    _(
+                        "Citation counts from OpenAlex: %(updated)s updated, %(kept)s typed by "
+                        "hand and kept, %(missing)s not found."
+                    )
+                    % {
+                        "updated": citations.get("updated", 0),
+                        "kept": citations.get("kept", 0),
+                        "missing": citations.get("not found", 0),
+                    },
+                    _labelled(_("Errors"), citations.get("errors")),
+                )
+            )
+        if stars:
+            parts.append(
+                format_html(
+                    "<p>{}</p>{}",
+                    _("GitHub stars: %d projects refreshed.") % stars.get("refreshed", 0),
+                    _labelled(_("Errors"), stars.get("errors")),
+                )
+            )
+        return format_html_join("", "{}", ((part,) for part in parts))
 
     def get_urls(self):
         wrap = self.admin_site.admin_view
@@ -327,3 +361,15 @@ class HarvestRunAdmin(admin.ModelAdmin):
         tasks.harvest.enqueue(run.pk)
         messages.success(request, _("Harvest queued; its report appears here when it is done."))
         return redirect("admin:harvest_harvestrun_changelist")
+
+
+def _lines(items):
+    return format_html_join("", "<div>{}</div>", ((item,) for item in items or [])) or "—"
+
+
+def _labelled(label, items):
+    if not items:
+        return ""
+    return format_html(
+        "<p>{}:</p><ul>{}</ul>", label, format_html_join("", "<li>{}</li>", ((i,) for i in items))
+    )

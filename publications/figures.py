@@ -114,11 +114,37 @@ def compute(publications: Iterable[Any], venue_order: Sequence[str] = ()) -> Fig
     )
 
 
+def citations_by_year(readings: Iterable[tuple[int, Any, int]]) -> list[tuple[int, int]]:
+    """From the readings (paper, date read, count) of papers' citation counts: for every year
+    from the first reading's to the last's, the papers' total as last read by that year's
+    end (a paper not yet read counts nothing; one not read again keeps its last count)."""
+    latest: dict[int, int] = {}
+    totals: dict[int, int] = {}
+    for paper, read_on, count in sorted(readings, key=lambda r: r[1]):
+        latest[paper] = count
+        totals[read_on.year] = sum(latest.values())
+    if not totals:
+        return []
+    first, last = min(totals), max(totals)
+    out, carried = [], 0
+    for year in range(first, last + 1):
+        carried = totals.get(year, carried)
+        out.append((year, carried))
+    return out
+
+
 def per_year_chart(
-    per_year: list[tuple[int, int]], *, bar: int = 14, gap: int = 6, height: int = 64
+    per_year: list[tuple[int, int]],
+    *,
+    bar: int = 14,
+    gap: int = 6,
+    height: int = 64,
+    name: str = "chart",
+    title: str = "",
 ) -> str:
-    """A bar chart of publications per year as inline SVG: no script, readable by screen
-    readers through its title, and labelled every few years."""
+    """A bar chart of a figure per year (publications by default) as inline SVG: no script,
+    readable by screen readers through its title, and labelled every few years. `name` keeps
+    two charts' title ids apart; `title` is a "%(years)s" sentence."""
     if not per_year:
         return ""
     peak = max(n for _, n in per_year) or 1
@@ -145,12 +171,14 @@ def per_year_chart(
     summary = ", ".join(f"{y}: {n}" for y, n in per_year if n)
     return format_html(
         '<svg class="chart" viewBox="0 0 {} {}" width="{}" height="{}" role="img" '
-        'aria-labelledby="chart-title"><title id="chart-title">{}</title>{}{}</svg>',
+        'aria-labelledby="{}-title"><title id="{}-title">{}</title>{}{}</svg>',
         width,
         height + 18,
         width,
         height + 18,
-        gettext("Publications per year: %(years)s") % {"years": summary},
+        name,
+        name,
+        (title or gettext("Publications per year: %(years)s")) % {"years": summary},
         bars,
         labels,
     )

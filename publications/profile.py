@@ -4,7 +4,10 @@ the filters show, the figures computed from them, and the patents listed apart."
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from urllib.parse import urlencode
+
+from django.utils.translation import gettext
 
 from lab.models import LabSettings
 from people.models import Person
@@ -12,7 +15,7 @@ from publications import figures
 from publications import roles as authorship_roles
 from publications.authors import PROFILE, merge_legends
 from publications.listing import entries as listed_entries
-from publications.models import Publication
+from publications.models import CitationReading, Publication
 
 
 @dataclass
@@ -30,6 +33,7 @@ class ProfilePapers:
     role: str
     patents: list
     person: Person
+    counted: list  # the pks of the papers with a citation count
 
     @classmethod
     def build(cls, person, publications, params):
@@ -63,6 +67,21 @@ class ProfilePapers:
             role=role.slug if role else "",
             patents=[p for p in publications if p.kind == Publication.Kind.PATENT],
             person=person,
+            counted=[p.pk for p in papers if p.citation_count is not None],
+        )
+
+    @cached_property
+    def citation_history(self):
+        """(year, total citations as read by then) from every reading of the counted papers'
+        counts (one query, made when the profile shows its citation chart)."""
+        readings = CitationReading.objects.filter(publication__in=self.counted)
+        return figures.citations_by_year(readings.values_list("publication_id", "read_on", "count"))
+
+    def citation_chart(self):
+        return figures.per_year_chart(
+            self.citation_history,
+            name="citations-chart",
+            title=gettext("Citations as read by the end of each year: %(years)s"),
         )
 
     def __bool__(self):

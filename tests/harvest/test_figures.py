@@ -126,3 +126,30 @@ def test_the_profile_leaves_out_a_source_no_count_names(piwowar, client):
     page = client.get("/people/heather-piwowar/").content.decode()
 
     assert "· 1 Mar 2026" not in page  # no source: no "OpenAlex · date" label is made up
+
+
+def test_the_profile_charts_the_citations_read_over_the_years(
+    services, piwowar, papers, client, monkeypatch
+):
+    counts(services, **{"10.1234_paper.1": 30, "10.1234_paper.2": 2})
+    harvest_on(datetime.date(2025, 6, 1), monkeypatch)
+    page = client.get("/people/heather-piwowar/").content.decode()
+    assert "Citations as read by the end of each year" not in page  # one year: no chart yet
+
+    counts(services, **{"10.1234_paper.1": 52, "10.1234_paper.2": 5})
+    harvest_on(datetime.date(2026, 12, 9), monkeypatch)
+
+    page = client.get("/people/heather-piwowar/").content.decode()
+    assert "Citations as read by the end of each year: 2025: 32, 2026: 57" in page
+
+
+def test_citations_by_year_carries_a_paper_not_read_again():
+    from publications.figures import citations_by_year
+
+    readings = [
+        (1, datetime.date(2024, 3, 1), 10),
+        (2, datetime.date(2024, 9, 1), 4),
+        (1, datetime.date(2026, 2, 1), 25),
+    ]
+
+    assert citations_by_year(readings) == [(2024, 14), (2025, 14), (2026, 29)]

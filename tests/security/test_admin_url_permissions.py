@@ -15,7 +15,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.urls import URLResolver
+from django_tasks_db.models import DBTaskResult, get_date_max
 
+from harvest.models import Candidate, HarvestRun
 from lab.models import LabSettings
 from people.models import Person
 from publications.models import ImportBatch
@@ -54,6 +56,21 @@ def _owned(model, owner):
         return factories.VenueFactory()
     if model == "labsettings":
         return LabSettings.load()
+    if model == "candidate":
+        record = {"label": "OpenAlex work W1", "title": "A harvested work", "date": "2024"}
+        record["authors"] = [{"given": "O", "family": "Member"}]
+        candidate = Candidate.objects.create(title="A harvested work", record=record)
+        candidate.people.add(owner)
+        return candidate
+    if model == "harvestrun":
+        return HarvestRun.objects.create(trigger="command")
+    if model == "dbtaskresult":
+        return DBTaskResult.objects.create(
+            args_kwargs={"args": [0], "kwargs": {}},
+            task_path="harvest.tasks.harvest",
+            backend_name="default",
+            run_after=get_date_max(),
+        )
     if model == "group":
         return Group.objects.get(name="Lab member")
     if model == "accessattempt":
@@ -104,6 +121,38 @@ def expected(name, model, target=None):
             "revert": ["ok", "ok", "view", "view"],
             "deleted": ["ok", "ok", "denied", "denied"],
             "restore": ["denied"] * 4,
+        }
+    elif model == "candidate":
+        # found by harvests, reviewed on their own page: never added or deleted by hand
+        table = {
+            "changelist": ["ok"] * 4,
+            "add": ["denied"] * 4,
+            "change": ["redirect", "redirect", "redirect", "absent"],  # on to the review
+            "review": ["ok", "ok", "ok", "absent"],
+            "delete": ["denied"] * 4,
+            "history": ["ok", "ok", "ok", "denied"],
+            "revert": ["ok", "ok", "ok", "denied"],  # an earlier state: a review undone
+            "deleted": ["denied"] * 4,  # none is ever deleted
+            "restore": ["denied"] * 4,
+        }
+    elif model == "harvestrun":
+        # reports, read by lab admins; "Harvest now" takes a POST
+        table = {
+            "changelist": ["ok", "ok", "denied", "denied"],
+            "add": ["denied"] * 4,
+            "change": ["view", "view", "denied", "denied"],
+            "delete": ["denied"] * 4,
+            "history": ["ok", "ok", "denied", "denied"],
+            "now": ["denied"] * 4,
+        }
+    elif model == "dbtaskresult":
+        # the task queue's own table: superusers only, read-only
+        table = {
+            "changelist": ["ok", "denied", "denied", "denied"],
+            "add": ["denied"] * 4,
+            "change": ["view", "denied", "denied", "denied"],
+            "delete": ["denied"] * 4,
+            "history": ["ok", "denied", "denied", "denied"],
         }
     elif model == "labsettings":
         table = {
@@ -214,6 +263,10 @@ def _urls(people):
                     (f"{name}_deleted", model, None, f"{base}deleted/"),
                     (f"{name}_restore", model, None, f"{base}deleted/{version}/restore/"),
                 ]
+            if model == "candidate":
+                urls.append((f"{name}_review", model, None, f"{base}{obj.pk}/review/"))
+            if model == "harvestrun":
+                urls.append((f"{name}_now", model, None, f"{base}now/"))
             if model == "publication":
                 urls.append((f"{name}_import", model, None, f"{base}import/"))
                 batch = ImportBatch.objects.create(user=people["owner"])
