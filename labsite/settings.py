@@ -37,7 +37,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "django.contrib.sitemaps",
     "simple_history",
     "axes",
     "django_tasks",

@@ -1,31 +1,27 @@
-"""Sitemap sections: every public page that has its own address."""
+"""The sitemap: every public page that has its own address, once per language
+(/people/teng-ma/, /zh-hans/people/teng-ma/), each entry naming the others as `hreflang`
+alternates and English as the default, in the sitemaps protocol's XML.
+
+Written directly rather than through Django's sitemaps framework, which reverses every
+address four times (each language, the alternates, the default) and renders a template per
+entry: at 10,000 papers that took 2.5 s, 806× the team page. Here each kind of page is
+reversed once per language and every address is that pattern with the page's slug in it.
+"""
+
+import datetime
 
 from django.conf import settings
-from django.contrib.sitemaps import Sitemap
 from django.db.models import OuterRef, Subquery
+from django.http import HttpResponse
 from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.html import escape
 
 from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
 
-
-class InLanguages(Sitemap):
-    """Each page once per language (/people/teng-ma/, /zh-hans/people/teng-ma/), each entry
-    naming the others as `hreflang` alternates, English as the default."""
-
-    i18n = True
-    alternates = True
-    x_default = True
-
-
-class StaticSitemap(InLanguages):
-    def items(self):
-        team = [] if settings.PERSONAL_SITE else ["people:team"]
-        return ["home", *team, "publications:list", "talks:list", "talks:awards", "news"]
-
-    def location(self, item):
-        return reverse(item)
+_SLUG = "sitemap-slug-placeholder"
 
 
 def _last_changed(model):
@@ -34,36 +30,67 @@ def _last_changed(model):
     return Subquery(history.values("history_date")[:1])
 
 
-class PersonSitemap(InLanguages):
-    def items(self):
-        people = Person.objects.published().exclude(slug=settings.PERSONAL_SITE or None)
-        return people.annotate(changed=_last_changed(Person)).order_by("slug")
-
-    def lastmod(self, person):
-        return person.changed
-
-
-class PublicationSitemap(InLanguages):
-    def items(self):
-        return Publication.objects.published().order_by("pk")
-
-    def lastmod(self, publication):
-        return publication.updated
+def _day(value):
+    """A lastmod as the protocol's date, in the site's time zone (as Django's sitemaps give it)."""
+    if isinstance(value, datetime.datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        return value.date().isoformat()
+    return value.isoformat() if value else ""
 
 
-class TalkSitemap(InLanguages):
-    def items(self):
-        """Talks with a page worth visiting (more than the line the list shows)."""
-        talks = Talk.objects.published().for_listing().annotate(changed=_last_changed(Talk))
-        return [t for t in talks.order_by("pk") if t.has_page]
+def _in_languages(address):
+    """{language: the page's address in it}, `address()` called with each one active."""
+    paths = {}
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            paths[language] = escape(address())
+    return paths
 
-    def lastmod(self, talk):
-        return talk.changed
+
+def _by_slug(view, rows):
+    """({language: address}, lastmod) for every (slug, changed) row: the view's address
+    reversed once per language, each slug put in its place (a slug needs no escaping)."""
+    patterns = _in_languages(lambda: reverse(view, kwargs={"slug": _SLUG}))
+    for slug, changed in rows:
+        yield {language: path.replace(_SLUG, slug) for language, path in patterns.items()}, changed
 
 
-SITEMAPS = {
-    "pages": StaticSitemap,
-    "people": PersonSitemap,
-    "publications": PublicationSitemap,
-    "talks": TalkSitemap,
-}
+def pages():
+    """Every page with its own address, as ({language: address}, lastmod)."""
+    team = [] if settings.PERSONAL_SITE else ["people:team"]
+    for name in ["home", *team, "publications:list", "talks:list", "talks:awards", "news"]:
+        yield _in_languages(lambda name=name: reverse(name)), None
+    people = Person.objects.published().exclude(slug=settings.PERSONAL_SITE or None)
+    people = people.annotate(changed=_last_changed(Person)).order_by("slug")
+    yield from _by_slug("people:detail", people.values_list("slug", "changed"))
+    papers = Publication.objects.published().order_by("pk")
+    yield from _by_slug("publications:detail", papers.values_list("slug", "updated"))
+    talks = Talk.objects.published().for_listing().annotate(changed=_last_changed(Talk))
+    # talks with a page worth visiting (more than the line the list shows)
+    shown = [(t.slug, t.changed) for t in talks.order_by("pk") if t.has_page]
+    yield from _by_slug("talks:detail", shown)
+
+
+def sitemap(request):
+    """The whole sitemap, each page once per language with its alternates."""
+    base = escape(f"{request.scheme}://{request.get_host()}")
+    languages = [code for code, _name in settings.LANGUAGES]
+    default = settings.LANGUAGE_CODE
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+    ]
+    for paths, changed in pages():
+        links = "".join(
+            f'<xhtml:link rel="alternate" hreflang="{language}" href="{base}{paths[language]}"/>'
+            for language in languages
+        )
+        links += f'<xhtml:link rel="alternate" hreflang="x-default" href="{base}{paths[default]}"/>'
+        lastmod = f"<lastmod>{_day(changed)}</lastmod>" if changed else ""
+        out += [
+            f"<url><loc>{base}{paths[language]}</loc>{lastmod}{links}</url>"
+            for language in languages
+        ]
+    out.append("\n</urlset>\n")
+    return HttpResponse("".join(out), content_type="application/xml")

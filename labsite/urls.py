@@ -5,7 +5,6 @@ from django.conf.urls.i18n import i18n_patterns
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, reverse_lazy
 from django.views.generic import RedirectView
 from django.views.i18n import set_language
@@ -13,7 +12,7 @@ from django.views.i18n import set_language
 from labsite import views
 from labsite.pages import home, news
 from labsite.site_import.views import import_site_page
-from labsite.sitemaps import SITEMAPS
+from labsite.sitemaps import sitemap
 
 # The public pages in English at these paths, in Chinese under /zh-hans/ (labsite/i18n.py).
 urlpatterns = i18n_patterns(
@@ -52,7 +51,7 @@ urlpatterns += [
     path("favicon.svg", views.favicon, name="favicon"),
     path("favicon.ico", RedirectView.as_view(pattern_name="favicon", permanent=True)),
     path("health/", views.health, name="health"),
-    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("sitemap.xml", sitemap, name="sitemap"),
 ]
 
 # A part of the stack that does not answer gets the outage page (503), not a bare 500.
