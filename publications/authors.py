@@ -218,11 +218,12 @@ def author_list(
     limit = lab.authors_shorten_above
     if context in SHORTENED_IN and limit and len(rows) > limit:
         names, shortened = _shorten(names, max(lab.authors_keep_first, 1)), True
-    used = {m.meaning: m for name in names for m in name.markers}
+    # by code, not meaning: a meaning is a lazy translation, whose hash translates it
+    used = {m.code: m for name in names for m in name.markers}
     held = authorship_roles.held_by(rows, person)
     return AuthorList(
         names=names,
-        legend=[used[m] for m in MEANINGS.values() if m in used],
+        legend=[used[code] for code in MEANINGS if code in used],
         badges=[role.badge for role in authorship_roles.ROLES if role.slug in held],
         roles=held,
         affiliations=affiliations,
