@@ -21,10 +21,11 @@ class Found:
     record: Record
     ids: dict[str, str] = field(default_factory=dict)  # WorkId kind → value it is known by
     published_doi: str = ""  # a preprint's note of its published version
-    citation_count: int | None = None
 
 
-def _registry() -> dict[str, Any]:
+def harvesters() -> dict[str, Any]:
+    """{source name: its module}, in the order a run reads them (imported here: each module
+    imports `Found` from this one)."""
     from harvest.sources import arxiv, crossref, dblp, openalex, orcid
 
     return {
@@ -34,11 +35,6 @@ def _registry() -> dict[str, Any]:
         Source.DBLP: dblp,
         Source.ARXIV: arxiv,
     }
-
-
-def harvesters() -> dict[str, Any]:
-    """{source name: its module}, in the order a run reads them."""
-    return _registry()
 
 
 Warn = Callable[[str], None]

@@ -131,14 +131,7 @@ def read_work(work: object, warn: Warn) -> Found | None:
         warn(f"{record.label}: {'; '.join(record.problems) or 'it has no id'}")
         return None
     ids = {"openalex": work_id, "doi": record.doi, "arxiv": record.arxiv_id}
-    count = data.whole_number("cited_by_count")
-    return Found(
-        Source.OPENALEX,
-        work_id,
-        record,
-        {k: v for k, v in ids.items() if v},
-        citation_count=count if count is not None and count >= 0 else None,
-    )
+    return Found(Source.OPENALEX, work_id, record, {k: v for k, v in ids.items() if v})
 
 
 def _date(text: str, year: int | None) -> PartialDate | None:
