@@ -2,7 +2,12 @@
 `applies(person)` (the person has an identity there) and `works(person, client, report)`.
 
 A service that cannot be read raises ImportProblem; a work that is readable but unusable
-(no title, no authors) is left out and named in the report, never half-written."""
+(no title, no authors) is left out and named in the report, never half-written.
+
+Every service is read over plain HTTP through the importers' client
+(`publications.importing.http`), not pyalex, habanero or arxiv: one timeout, retry, pause
+and User-Agent policy for all of them, base addresses from the settings, and answers read
+into the importers' typed `Record`s."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
