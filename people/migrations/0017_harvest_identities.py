@@ -35,7 +35,7 @@ class Migration(migrations.Migration):
             name="github_user",
             field=core.identifiers.GitHubUserField(
                 blank=True,
-                help_text="e.g. kvcache-ai; stars of projects in their repositories are read from it.",
+                help_text="e.g. kvcache-ai. (Stars are read from each project's own GitHub address.)",
                 max_length=100,
                 verbose_name="GitHub user",
             ),
@@ -85,7 +85,7 @@ class Migration(migrations.Migration):
             name="github_user",
             field=core.identifiers.GitHubUserField(
                 blank=True,
-                help_text="e.g. kvcache-ai; stars of projects in their repositories are read from it.",
+                help_text="e.g. kvcache-ai. (Stars are read from each project's own GitHub address.)",
                 max_length=100,
                 verbose_name="GitHub user",
             ),

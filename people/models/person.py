@@ -166,7 +166,7 @@ class Person(models.Model):
     )
     github_user = GitHubUserField(
         "GitHub user",
-        help_text="e.g. kvcache-ai; stars of projects in their repositories are read from it.",
+        help_text="e.g. kvcache-ai. (Stars are read from each project's own GitHub address.)",
     )
     research_interests = translated(
         models.TextField(
