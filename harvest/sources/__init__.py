@@ -9,12 +9,13 @@ Every service is read over plain HTTP through the importers' client
 and User-Agent policy for all of them, base addresses from the settings, and answers read
 into the importers' typed `Record`s."""
 
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from harvest.models import Source
-from publications.importing.records import Record
+from publications.importing.records import ImportProblem, Record, squash
 
 
 @dataclass
@@ -43,3 +44,32 @@ def harvesters() -> dict[str, Any]:
 
 
 Warn = Callable[[str], None]
+
+
+def found_work(
+    source: str, source_id: str, record: Record, ids: dict[str, str], warn: Warn, **more: Any
+) -> Found | None:
+    """The work as `source` lists it, or None when it is unusable (a problem of its record,
+    or no id at the source): then the report names it and nothing of it is kept."""
+    if record.problems or not source_id:
+        warn(f"{record.label}: {'; '.join(record.problems) or 'it has no id there'}")
+        return None
+    return Found(source, source_id, record, {k: v for k, v in ids.items() if v}, **more)
+
+
+def xml_root(text: str, service: str, tag: str, what: str) -> ElementTree.Element:
+    """The answer's root element, which must be `tag`; ImportProblem otherwise. Read with
+    the standard library's expat parser, which refuses external entities and bounds entity
+    expansion."""
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as error:
+        raise ImportProblem(f"{service}'s answer is not XML: {error}") from None
+    if root.tag != tag:
+        raise ImportProblem(f"{service}'s answer is not {what}.")
+    return root
+
+
+def element_text(element: ElementTree.Element | None) -> str:
+    """An element's text, its children's included, on one line ("" for no element)."""
+    return squash("".join(element.itertext())) if element is not None else ""

@@ -6,7 +6,7 @@ import urllib.parse
 from django.conf import settings
 
 from harvest.models import Source
-from harvest.sources import Found, Warn
+from harvest.sources import Found, Warn, found_work
 from people.models import Person
 from publications.importing.crossref import crossref_record
 from publications.importing.http import JsonClient, contact_email
@@ -35,13 +35,13 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
             raise ImportProblem("Crossref's answer has no list of works.")
         for number, item in enumerate(items, start=len(found) + 1):
             record = crossref_record(item, f"Crossref work {number}")
-            if record.problems or not record.doi:
-                warn(f"{record.label}: {'; '.join(record.problems) or 'it has no DOI'}")
-                continue
             record.arxiv_id = record.arxiv_id or arxiv_id_of_doi(record.doi)
             ids = {"doi": record.doi, "arxiv": record.arxiv_id}
-            keys = {k: v for k, v in ids.items() if v}
-            found.append(Found(Source.CROSSREF, record.doi, record, keys, _published(item)))
+            work = found_work(
+                Source.CROSSREF, record.doi, record, ids, warn, published_doi=_published(item)
+            )
+            if work is not None:
+                found.append(work)
         cursor = message.get("next-cursor") or ""
         if not cursor or not items:
             break

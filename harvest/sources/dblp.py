@@ -1,6 +1,5 @@
 """A person's publications on DBLP: their person page as XML (dblp.org/pid/<pid>.xml), the
-documented way to fetch all of one author's records. Read with the standard library's
-expat parser, which refuses external entities and bounds entity expansion."""
+documented way to fetch all of one author's records."""
 
 import re
 import xml.etree.ElementTree as ElementTree
@@ -9,18 +8,16 @@ from django.conf import settings
 
 from core.partial_dates import PartialDate
 from harvest.models import Source
-from harvest.sources import Found, Warn
+from harvest.sources import Found, Warn, element_text, found_work, xml_root
 from people.models import Person
 from publications.importing.http import JsonClient
 from publications.importing.records import (
     AuthorRecord,
-    ImportProblem,
     Kind,
     Record,
     check,
     clean_doi,
     page_range,
-    squash,
 )
 from publications.models import Publication
 
@@ -42,12 +39,7 @@ def applies(person: Person) -> bool:
 
 def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
     text = client.get_text(f"{settings.DBLP_URL}/pid/{person.dblp_pid}.xml")
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as error:
-        raise ImportProblem(f"DBLP's answer is not XML: {error}") from None
-    if root.tag != "dblpperson":
-        raise ImportProblem("DBLP's answer is not a person's publication list.")
+    root = xml_root(text, "DBLP", "dblpperson", "a person's publication list")
     found = []
     for wrapper in root.findall("r"):
         for element in wrapper:
@@ -57,18 +49,14 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
     return found
 
 
-def _text(element: ElementTree.Element | None) -> str:
-    return squash("".join(element.itertext())) if element is not None else ""
-
-
 def read_entry(element: ElementTree.Element, warn: Warn) -> Found | None:
     key = element.get("key", "")
     record = Record(label=f"DBLP {key or element.tag}")
-    record.title = _text(element.find("title")).rstrip(".")
+    record.title = element_text(element.find("title")).rstrip(".")
     record.kind = KINDS.get(element.tag, Kind.OTHER)
-    venue = _text(element.find("journal")) or _text(element.find("booktitle"))
+    venue = element_text(element.find("journal")) or element_text(element.find("booktitle"))
     informal = element.get("publtype") == "informal"
-    links = [_text(link) for link in element.findall("ee")]
+    links = [element_text(link) for link in element.findall("ee")]
     for link in links:
         record.doi = record.doi or (clean_doi(link) if "doi.org/" in link else "")
         match = _ARXIV_LINK.search(link)
@@ -78,16 +66,16 @@ def read_entry(element: ElementTree.Element, warn: Warn) -> Found | None:
         venue = "arXiv" if record.arxiv_id or venue == "CoRR" else venue
     record.venue_short = venue
     record.venue_key = "/".join(key.split("/")[:2]) if key.count("/") >= 2 else ""
-    year = _text(element.find("year"))
+    year = element_text(element.find("year"))
     record.date = PartialDate(int(year)) if year.isdigit() else None
-    record.volume, record.issue = _text(element.find("volume")), _text(element.find("number"))
-    record.pages = page_range(_text(element.find("pages")))
+    record.volume, record.issue = (
+        element_text(element.find("volume")),
+        element_text(element.find("number")),
+    )
+    record.pages = page_range(element_text(element.find("pages")))
     for author in element.findall("author"):
-        given, _, family = _HOMONYM.sub("", _text(author)).rpartition(" ")
+        given, _, family = _HOMONYM.sub("", element_text(author)).rpartition(" ")
         record.authors.append(AuthorRecord(given=given, family=family))
     check(record)
-    if record.problems or not key:
-        warn(f"{record.label}: {'; '.join(record.problems) or 'it has no key'}")
-        return None
     ids = {"dblp": key, "doi": record.doi, "arxiv": record.arxiv_id}
-    return Found(Source.DBLP, key, record, {k: v for k, v in ids.items() if v})
+    return found_work(Source.DBLP, key, record, ids, warn)

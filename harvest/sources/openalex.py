@@ -8,7 +8,7 @@ from django.conf import settings
 
 from core.partial_dates import PartialDate
 from harvest.models import Source
-from harvest.sources import Found, Warn
+from harvest.sources import Found, Warn, found_work
 from people.models import Person
 from publications.importing.http import JsonClient, contact_email
 from publications.importing.records import (
@@ -127,11 +127,8 @@ def read_work(work: object, warn: Warn) -> Found | None:
             )
         )
     check(record)
-    if record.problems or not work_id:
-        warn(f"{record.label}: {'; '.join(record.problems) or 'it has no id'}")
-        return None
     ids = {"openalex": work_id, "doi": record.doi, "arxiv": record.arxiv_id}
-    return Found(Source.OPENALEX, work_id, record, {k: v for k, v in ids.items() if v})
+    return found_work(Source.OPENALEX, work_id, record, ids, warn)
 
 
 def _date(text: str, year: int | None) -> PartialDate | None:

@@ -3,7 +3,7 @@
 from django.conf import settings
 
 from harvest.models import Source
-from harvest.sources import Found, Warn
+from harvest.sources import Found, Warn, found_work
 from people.models import Person
 from publications.importing.http import JsonClient
 from publications.importing.orcid import fill_from_summary
@@ -30,10 +30,8 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
             ids.setdefault(entry.text("external-id-type").lower(), entry.text("external-id-value"))
         fill_from_summary(record, summary, ids, person)
         record.doi = clean_doi(ids.get("doi", ""))
-        put_code = summary.text("put-code")
-        if record.problems or not put_code:
-            warn(f"{record.label}: {'; '.join(record.problems) or 'it has no put-code'}")
-            continue
         keys = {"doi": record.doi, "arxiv": record.arxiv_id}
-        found.append(Found(Source.ORCID, put_code, record, {k: v for k, v in keys.items() if v}))
+        item = found_work(Source.ORCID, summary.text("put-code"), record, keys, warn)
+        if item is not None:
+            found.append(item)
     return found
