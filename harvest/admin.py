@@ -40,8 +40,9 @@ class MergeForm(forms.Form):
         help_text=gettext_lazy("The lab's paper this work is; it takes only what it lacks."),
     )
 
-    def __init__(self, *args, admin_site, **kwargs):
+    def __init__(self, *args, admin_site, papers, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["publication"].queryset = papers  # those the reviewer may change
         field = Candidate._meta.get_field("publication")
         widget = AutocompleteSelect(field, admin_site)
         widget.choices = self.fields["publication"].choices  # as the field's own widget has
@@ -143,15 +144,16 @@ class CandidateAdmin(LabModelAdmin):
         candidate = get_object_or_404(self.get_queryset(request), pk=pk)
         if not self.has_change_permission(request, candidate):
             raise PermissionDenied
-        merge_form = MergeForm(
-            admin_site=self.admin_site, initial={"publication": candidate.version_of_id}
-        )
+        papers = self.admin_site.get_model_admin(Publication)
+        editable = papers.get_queryset(request) if self.is_member_editor(request) else None
+        form_options = {"admin_site": self.admin_site, "papers": papers.get_queryset(request)}
+        merge_form = MergeForm(initial={"publication": candidate.version_of_id}, **form_options)
         merging = None
         if request.method == "POST":
             action = request.POST.get("action")
             try:
                 if action == "accept":
-                    publication = review.accept(candidate, request.user)
+                    publication = review.accept(candidate, request.user, editable)
                     messages.success(
                         request,
                         _("Accepted: “%s” is now one of the lab's papers.")
@@ -159,7 +161,7 @@ class CandidateAdmin(LabModelAdmin):
                     )
                     return redirect("admin:harvest_candidate_changelist")
                 if action in ("merge-preview", "merge"):
-                    merge_form = MergeForm(request.POST, admin_site=self.admin_site)
+                    merge_form = MergeForm(request.POST, **form_options)
                     if merge_form.is_valid():
                         target = merge_form.cleaned_data["publication"]
                         if action == "merge":
@@ -190,7 +192,7 @@ class CandidateAdmin(LabModelAdmin):
             "title": _("Review “%s”") % candidate.title,
             "candidate": candidate,
             "provenances": candidate.provenances.select_related("person"),
-            "plan": review.accept_plan(candidate)
+            "plan": review.accept_plan(candidate, editable)
             if candidate.status == Candidate.Status.OPEN
             else None,
             "merge_form": merge_form,
@@ -198,7 +200,7 @@ class CandidateAdmin(LabModelAdmin):
             "media": self.media + merge_form.media,
             "claimants": candidate.people.exclude(pk__in=candidate.not_people.values("pk")),
             "is_open": candidate.status == Candidate.Status.OPEN,
-            "may_add": self.admin_site._registry[Publication].has_add_permission(request),
+            "may_add": papers.has_add_permission(request),
         }
         return TemplateResponse(request, "admin/harvest/candidate/review.html", context)
 

@@ -18,11 +18,12 @@ class ReviewProblem(Exception):
     """A review that cannot be done as asked (the plan has problems, the work is taken)."""
 
 
-def accept_plan(candidate: Candidate) -> planning.Plan:
+def accept_plan(candidate: Candidate, editable=None) -> planning.Plan:
     """What accepting would write: a new paper, or, if the work has meanwhile come into the
-    lab, what it would add to that paper. No writes."""
+    lab, what it would add to that paper. `editable`, as for an import: the papers the
+    reviewer may change (a member: those they author); any other is a problem. No writes."""
     record = Record.from_json(candidate.record)
-    item = planning.plan([record])[0]
+    item = planning.plan([record], editable=editable)[0]
     if item.action == planning.UPDATE and item.publication is not None:
         only_gaps(item, item.publication)
     return item
@@ -49,9 +50,9 @@ def _still_open(candidate: Candidate) -> None:
 
 
 @transaction.atomic
-def accept(candidate: Candidate, user, item: planning.Plan | None = None) -> Publication:
+def accept(candidate: Candidate, user, editable=None) -> Publication:
     _still_open(candidate)
-    item = item or accept_plan(candidate)
+    item = accept_plan(candidate, editable)
     if item.action == planning.ERROR:
         raise ReviewProblem("; ".join(item.problems))
     if item.action in (planning.UPDATE, planning.UNCHANGED):  # it came into the lab meanwhile

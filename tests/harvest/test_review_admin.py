@@ -159,3 +159,40 @@ def test_members_neither_see_runs_nor_queue_them(cast, client):
     assert client.get("/admin/harvest/harvestrun/").status_code == 403
     assert client.post("/admin/harvest/harvestrun/now/").status_code == 403
     assert not HarvestRun.objects.exists()
+
+
+def test_a_member_cannot_merge_into_a_paper_they_do_not_author(harvested, cast, client):
+    someone_elses = authored(
+        Person.objects.get(slug="other"), ["Other Member"], at=1, title="Not theirs"
+    )
+    client.force_login(cast["owner"])
+    candidate = harvested[DATA_REUSE]
+
+    page = client.post(
+        review_url(candidate), {"action": "merge", "publication": someone_elses.pk}
+    ).content.decode()
+
+    someone_elses.refresh_from_db()
+    assert someone_elses.doi == ""
+    assert "Select a valid choice" in page
+    assert Candidate.objects.get(pk=candidate.pk).status == "open"
+
+
+def test_a_member_accepting_a_work_that_is_now_someone_elses_paper_is_refused(
+    harvested, cast, client
+):
+    paper = authored(
+        Person.objects.get(slug="other"),
+        ["Other Member"],
+        at=1,
+        title=DATA_REUSE,
+        doi="10.7717/peerj.175",
+    )
+    client.force_login(cast["owner"])
+    candidate = harvested[DATA_REUSE]
+
+    page = client.post(review_url(candidate), {"action": "accept"}, follow=True).content.decode()
+
+    assert "a paper you are not an author of" in page
+    paper.refresh_from_db()
+    assert paper.volume == "" and Candidate.objects.get(pk=candidate.pk).status == "open"
