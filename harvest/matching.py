@@ -80,8 +80,7 @@ class Outcome:
 
     new: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     matched: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    created: list[Candidate] = field(default_factory=list)
-    works: int = 0  # distinct new works (what a dry run would create)
+    works: int = 0  # distinct new works: the candidates made (or a dry run would make)
     filled: list[tuple[Publication, list[str]]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -218,7 +217,6 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
             if existing is None:
                 existing = Candidate.objects.create(**_described(members))
                 created.append((existing, members))
-                outcome.created.append(existing)
             # a known work keeps its status (a rejected one stays rejected) and gains the
             # identifiers and sources it lacked, and the people who have not disowned it
             claims = [(p, f) for p, f in members if (existing.pk, p.pk) not in disowned]
