@@ -54,6 +54,7 @@ from simple_history.models import HistoricalChanges
 from core import content, images, storage
 from core.bulk import insert_rows
 from core.documents import MAX_PDF_BYTES, check_pdf
+from publications.models import ExportEntry
 
 FORMAT = "labsite-archive"
 VERSION = 1
@@ -602,8 +603,9 @@ def _staged_media(archive: Archive, say: Callable[[str], None]) -> Iterator[_Sta
 def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
     """Delete the content an archive restores (with `accounts`, the accounts too): all of it
     after --replace, else only the settings row a new site makes for itself. Tables are
-    those of the schema being restored into (an older archive's has fewer)."""
-    for current in reversed(_content_models()):
+    those of the schema being restored into (an older archive's has fewer). The papers as
+    exports wrote them go first (the task worker writes them again from the restored ones)."""
+    for current in [ExportEntry, *reversed(_content_models())]:
         try:
             model = _model(state_apps, current._meta.label_lower)
         except LookupError:

@@ -712,3 +712,42 @@ class ImportBatch(models.Model):
         cutoff = timezone.now() - cls.LIFETIME
         cls.objects.filter(created__lt=cutoff).delete()
         return cls.objects.filter(created__gte=cutoff)
+
+
+def paper_changed(sender, instance, raw=False, **kwargs):
+    """An author row saved or deleted changes its paper: the paper's `updated` moves in the
+    same transaction (what stored export entries are checked against). A restore's rows
+    (`raw`) come with their own."""
+    if not raw:
+        Publication.objects.filter(pk=instance.publication_id).update(updated=timezone.now())
+
+
+def venue_changed(sender, instance, raw=False, **kwargs):
+    """A venue saved changes how its papers are cited: their `updated` moves with it."""
+    if not raw:
+        instance.publications.update(updated=timezone.now())
+
+
+class ExportEntry(models.Model):
+    """A paper as the citation exports write it, in each format, built by
+    `publications.exports.store` (the task worker, after a change commits) from the paper as
+    it stood at `stamp` (its `updated`). Every change an export shows moves `updated` in the
+    change's own transaction (a change of its author rows or venue included), so an entry
+    whose stamp differs from its paper's `updated` is out of date: exports then write that
+    paper afresh. Not content: never backed up, never edited, rebuilt after a restore or a
+    migrate."""
+
+    publication = models.OneToOneField(
+        Publication, on_delete=models.CASCADE, primary_key=True, related_name="export"
+    )
+    stamp = models.DateTimeField("written from the paper as of")
+    key = models.TextField("citation key")  # before a duplicate's a, b, …
+    bib = models.TextField("BibTeX")
+    ris = models.TextField("RIS")
+    json = models.TextField("CSL-JSON")  # the item, as the list writes it
+
+    class Meta:
+        verbose_name_plural = "export entries"
+
+    def __str__(self):
+        return self.key

@@ -19,7 +19,7 @@ from core.partial_dates import years
 from core.weblinks import is_web_url
 from lab.models import LabSettings
 from people.models import Person
-from publications import listing, roles
+from publications import exports, listing, roles
 from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
 from publications.exports import FORMATS, roles_note, to_bibtex
 from publications.models import Publication, Venue
@@ -215,39 +215,44 @@ def _scholarly_article(request, publication, authors):
     return data
 
 
-def _export_response(publications, fmt, filename):
-    if fmt not in FORMATS:
-        raise Http404("Unknown export format")
-    response = HttpResponse(
-        FORMATS[fmt].write(publications), content_type=FORMATS[fmt].content_type
-    )
+def _export_response(text, fmt, filename):
+    response = HttpResponse(text, content_type=FORMATS[fmt].content_type)
     response["Content-Disposition"] = f'inline; filename="{filename}.{fmt}"'
     return response
 
 
 def export_list(request, fmt):
     """The lab's list, with the same filters as the page, as BibTeX, RIS or CSL-JSON."""
+    _known_format(fmt)
     publications, _ = filtered_publications(request.GET)
-    return _export_response(listing.papers(publications), fmt, "publications")
+    return _export_response(exports.export(fmt, publications), fmt, "publications")
 
 
 export_list.query_parameters = tuple(PublicationFilter.base_fields)
 
 
+def _known_format(fmt):
+    if fmt not in FORMATS:
+        raise Http404("Unknown export format")
+
+
 def export_one(request, slug, fmt):
-    publication = get_object_or_404(Publication.objects.published().for_listing(), slug=slug)
-    return _export_response([publication], fmt, slug)
+    _known_format(fmt)
+    paper = get_object_or_404(Publication.objects.published(), slug=slug)
+    text = exports.export(fmt, Publication.objects.filter(pk=paper.pk))
+    return _export_response(text, fmt, slug)
 
 
 def export_person(request, slug, fmt):
     """What a member's profile lists, as BibTeX, RIS or CSL-JSON: everything they authored,
     or with the profile's filters (?kind=journal, ?role=co-first) the papers it then shows."""
+    _known_format(fmt)
     person = get_object_or_404(Person.objects.published(), slug=slug)
-    papers = listing.papers(Publication.objects.published().for_person(person))
-    if request.GET.get("kind") or request.GET.get("role"):
-        filtered = ProfilePapers.build(person, papers, request.GET)
-        papers = [entry.publication for entry in filtered.entries]
-    return _export_response(papers, fmt, slug)
+    papers = Publication.objects.published().for_person(person)
+    if not (request.GET.get("kind") or request.GET.get("role")):
+        return _export_response(exports.export(fmt, papers), fmt, slug)
+    shown = ProfilePapers.build(person, listing.papers(papers), request.GET).entries
+    return _export_response(exports.write(fmt, [e.publication for e in shown]), fmt, slug)
 
 
 export_person.query_parameters = ProfilePapers.PARAMETERS
