@@ -605,7 +605,8 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
     after --replace, else only the settings row a new site makes for itself. Tables are
     those of the schema being restored into (an older archive's has fewer). The papers as
     exports wrote them go first (the task worker writes them again from the restored ones)."""
-    for current in [ExportEntry, *reversed(_content_models())]:
+    derived: list[type[models.Model]] = [ExportEntry]
+    for current in [*derived, *reversed(_content_models())]:
         try:
             model = _model(state_apps, current._meta.label_lower)
         except LookupError:
