@@ -1,7 +1,10 @@
 """Citation exports of publications: BibTeX, RIS and CSL-JSON.
 
-Each takes publications fetched with `Publication.objects.for_listing()`; author names come
-from the one renderer (`author_list(..., EXPORT)`), which always gives the full list.
+Each format writes one paper at a time (`FORMATS[ext].entry`), from a paper as
+`listing.papers` reads it; author names come from the one renderer (`author_list(...,
+EXPORT)`), which always gives the full list. `write` joins the entries of papers in hand;
+`export` joins the entries the task worker stored (`store`, `ExportEntry`) and writes afresh
+only the papers changed since, so a lab-wide export at 10,000 papers reads one query.
 """
 
 import json
