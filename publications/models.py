@@ -722,9 +722,10 @@ def paper_changed(sender, instance, raw=False, **kwargs):
         Publication.objects.filter(pk=instance.publication_id).update(updated=timezone.now())
 
 
-def venue_changed(sender, instance, raw=False, **kwargs):
-    """A venue saved changes how its papers are cited: their `updated` moves with it."""
-    if not raw:
+def venue_changed(sender, instance, raw=False, created=False, **kwargs):
+    """A venue saved changes how its papers are cited: their `updated` moves with it (a new
+    venue has none)."""
+    if not raw and not created:
         instance.publications.update(updated=timezone.now())
 
 

@@ -41,5 +41,6 @@ def schema_changed(sender, using=DEFAULT_DB_ALIAS, apps=None, **kwargs):
         apps.get_model("publications", "ExportEntry")
     except LookupError:
         return
-    ExportEntry.objects.using(using).all().delete()
+    # one DELETE, without Django loading every entry first to send signals nobody needs
+    ExportEntry.objects.using(using).all()._raw_delete(using)
     transaction.on_commit(_queue, using=using, robust=True)
