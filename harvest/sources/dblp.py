@@ -18,6 +18,7 @@ from publications.importing.records import (
     check,
     clean_doi,
     page_range,
+    stated_status,
 )
 from publications.models import Publication
 
@@ -53,7 +54,8 @@ def read_entry(element: ElementTree.Element, warn: Warn) -> Found | None:
     key = element.get("key", "")
     record = Record(label=f"DBLP {key or element.tag}")
     record.title = element_text(element.find("title")).rstrip(".")
-    record.kind = KINDS.get(element.tag, Kind.OTHER)
+    record.kind = KINDS.get(element.tag, "")
+    record.status = stated_status(record.kind)
     venue = element_text(element.find("journal")) or element_text(element.find("booktitle"))
     informal = element.get("publtype") == "informal"
     links = [element_text(link) for link in element.findall("ee")]

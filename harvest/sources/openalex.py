@@ -22,6 +22,7 @@ from publications.importing.records import (
     clean_doi,
     clean_orcid,
     page_range,
+    stated_status,
     valid_issns,
 )
 from publications.models import Publication
@@ -101,8 +102,9 @@ def read_work(work: object, warn: Warn) -> Found | None:
     venue = Fields(location.obj("source"), record, "source: ")
     venue_type = venue.text("type") or None
     work_type = data.text("type")
-    record.kind = KINDS.get((work_type, venue_type)) or KINDS.get((work_type, None)) or Kind.OTHER
-    if record.kind == Kind.PREPRINT or work_type == "preprint":
+    record.kind = KINDS.get((work_type, venue_type)) or KINDS.get((work_type, None)) or ""
+    record.status = stated_status(record.kind)
+    if work_type == "preprint":
         record.status = Publication.Status.PREPRINT
     record.venue_name = venue.text("display_name")
     record.issns = valid_issns(venue.items("issn"))

@@ -23,10 +23,10 @@ from publications.importing.records import (
     clean_orcid,
     page_range,
     squash,
+    stated_status,
     valid_issns,
 )
 from publications.importing.titles import markup_to_text
-from publications.models import Publication
 
 CROSSREF_WORKS = settings.CROSSREF_URL + "/works/"
 CROSSREF_KINDS = {
@@ -73,9 +73,8 @@ def crossref_record(work: object, fallback_label: str) -> Record:
     subtitle = squash(markup_to_text(work.text("subtitle", first=True)))
     record.title = f"{title}: {subtitle}" if title and subtitle else title
     crossref_type = work.text("type")
-    record.kind = CROSSREF_KINDS.get(crossref_type, Kind.OTHER)
-    if record.kind == Kind.PREPRINT:
-        record.status = Publication.Status.PREPRINT
+    record.kind = CROSSREF_KINDS.get(crossref_type, "")
+    record.status = stated_status(record.kind)
     record.venue_name = work.text("container-title", first=True)
     record.venue_short = work.text("short-container-title", first=True)
     if not record.venue_name and record.kind == Kind.PREPRINT:

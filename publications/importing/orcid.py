@@ -16,6 +16,7 @@ from publications.importing.records import (
     Record,
     check,
     clean_doi,
+    stated_status,
 )
 from publications.models import Publication
 
@@ -86,7 +87,8 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     record.title = Fields(title, record, "title: ").text("value")
     if record.title:
         record.label = f"ORCID work “{record.title[:60]}”"
-    record.kind = ORCID_KINDS.get(summary.text("type"), Kind.OTHER)
+    record.kind = ORCID_KINDS.get(summary.text("type"), "")
+    record.status = stated_status(record.kind)
     record.venue_name = Fields(summary.obj("journal-title"), record).text("value")
     record.arxiv_id = ids.get("arxiv", "").removeprefix("arXiv:")
     given, family = split_name(person.name)

@@ -178,7 +178,10 @@ def plan_into(
 def _plan_one(
     existing: Publication | None, record: Record, venues: VenueIndex, take_source: bool
 ) -> Plan:
-    publication = copy.copy(existing) if existing is not None else Publication()
+    if existing is not None:
+        publication = copy.copy(existing)
+    else:  # a new work whose source does not say its kind is "other", not the form's default
+        publication = Publication(kind=Publication.Kind.OTHER)
     changes, kept = merge(publication, record, take_source=take_source)
     if publication.venue_id is None and publication.venue is None:
         venue = venues.find(record)

@@ -52,12 +52,23 @@ class AuthorRecord:
         return bool(self.candidates)
 
 
+def stated_status(kind: str) -> str:
+    """The status a source's kind of work states: a preprint is one; a work of a known
+    published kind (an article in a journal, a paper in proceedings) is published; a kind the
+    source does not give states nothing ("")."""
+    if kind == Kind.PREPRINT:
+        return Publication.Status.PREPRINT
+    return Publication.Status.PUBLISHED if kind else ""
+
+
 @dataclass
 class Record:
     label: str  # names the record in messages: "DOI 10.1145/3773772", "BibTeX entry ma2023"
     title: str = ""
-    kind: str = Kind.OTHER
-    status: str = Publication.Status.PUBLISHED
+    # "" where the source does not say: a field the source did not state is not a value, so
+    # merging never lets it overwrite a stored kind or status (a new work takes "other").
+    kind: str = ""
+    status: str = ""
     venue_name: str = ""  # the paper's own proceedings or journal title, as the source gives it
     venue_short: str = ""
     venue_key: str = ""  # a DBLP-style venue key ("conf/osdi"), when the source has one
