@@ -5,6 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from lab.models import LabSettings
+from labsite.static_site import export_static
 from tests import factories
 from website.models import MenuItem, Page
 
@@ -186,3 +187,34 @@ def test_pages_sit_at_most_three_levels_deep_subpages_included():
     top.parent = other  # would push "bottom" to a fourth level
     with pytest.raises(ValidationError, match="at most three levels deep"):
         top.full_clean()
+
+
+def test_a_cached_page_and_the_menu_on_every_page_change_with_an_edit(client):
+    page = factories.PageFactory(slug="join-us", title="Join us")
+    factories.MenuItemFactory(page=page)
+    LabSettings.load()
+    for url in ("/join-us/", "/news/"):
+        client.get(url)
+        assert client.get(url)["X-Page-Cache"] == "hit"
+
+    page.title_en = "Work with us"
+    page.save()
+
+    assert "<h1>Work with us</h1>" in client.get("/join-us/").content.decode()
+    assert '<a href="/join-us/">Work with us</a>' in client.get("/news/").content.decode()
+
+
+def test_the_static_copy_holds_the_pages_the_menu_and_parents_lead_to(tmp_path):
+    research = factories.PageFactory(slug="research", title="Research")
+    factories.PageFactory(slug="memory", parent=research)
+    factories.MenuItemFactory(page=research)
+    factories.PageFactory(slug="draft", is_published=False)
+
+    result = export_static(tmp_path, "http://testserver/")
+
+    assert result.broken == []
+    for name in ["research", "memory"]:
+        path = "research/" + ("" if name == "research" else "memory/")
+        assert (tmp_path / path / "index.html").is_file(), path
+        assert (tmp_path / "zh-hans" / path / "index.html").is_file(), path
+    assert not (tmp_path / "draft").exists()
