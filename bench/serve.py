@@ -146,6 +146,7 @@ def main(seconds=3, exports=False, warm_only=False):
         "/talks/",
         "/awards/",
         "/news/",
+        "/join-us/",
         "/publications/feed/",
         "/sitemap.xml",
         "/publications/export.bib",

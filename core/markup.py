@@ -19,11 +19,16 @@ ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "ol": {"start"}
 URL_SCHEMES = {"http", "https", "mailto"}
 
 
-def sanitize_html(html):
+# A page of its own (the lab's Join us) has sections: its body's headings start at h2, under
+# the page's title.
+PAGE_TAGS = ALLOWED_TAGS | {"h2"}
+
+
+def sanitize_html(html, tags=ALLOWED_TAGS):
     """Keep the allowed tags and safe links of an HTML fragment; drop scripts and handlers."""
     return nh3.clean(
         html,
-        tags=ALLOWED_TAGS,
+        tags=tags,
         clean_content_tags={"script", "style"},
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes=URL_SCHEMES,
@@ -52,8 +57,15 @@ def render_markdown(text):
     return _rendered(str(text))
 
 
+def render_page_markdown(text):
+    """render_markdown for the body of a page of its own, whose sections may be h2."""
+    if not text:
+        return mark_safe("")
+    return _rendered(str(text), frozenset(PAGE_TAGS))
+
+
 @lru_cache(maxsize=2048)
-def _rendered(text):
+def _rendered(text, tags=frozenset(ALLOWED_TAGS)):
     """`render_markdown` of a text, kept per process: the HTML depends on the text alone,
     and a page shows the same texts (a bio, each project's description) visit after visit,
     so a text is converted again only once it is edited."""
@@ -62,7 +74,7 @@ def _rendered(text):
         html = converter.convert(text)
     finally:
         converter.reset()  # footnotes, abbreviations and references stay with their text
-    return mark_safe(sanitize_html(html))
+    return mark_safe(sanitize_html(html, tags))
 
 
 def render_inline_markdown(text):

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "publications",
     "talks",
     "harvest",
+    "website",
     "labsite",
 ]
 

@@ -20,6 +20,7 @@ from django.utils.html import escape
 from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
+from website.models import Page
 
 _SLUG = "sitemap-slug-placeholder"
 
@@ -47,10 +48,10 @@ def _in_languages(address):
     return paths
 
 
-def _by_slug(view, rows):
+def _by_slug(view, rows, kwarg="slug"):
     """({language: address}, lastmod) for every (slug, changed) row: the view's address
     reversed once per language, each slug put in its place (a slug needs no escaping)."""
-    patterns = _in_languages(lambda: reverse(view, kwargs={"slug": _SLUG}))
+    patterns = _in_languages(lambda: reverse(view, kwargs={kwarg: _SLUG}))
     for slug, changed in rows:
         yield {language: path.replace(_SLUG, slug) for language, path in patterns.items()}, changed
 
@@ -69,6 +70,8 @@ def pages():
     # talks with a page worth visiting (more than the line the list shows)
     shown = [(t.slug, t.changed) for t in talks.order_by("pk") if t.has_page]
     yield from _by_slug("talks:detail", shown)
+    own = Page.objects.published().annotate(changed=_last_changed(Page)).order_by("address")
+    yield from _by_slug("website:page", own.values_list("address", "changed"), kwarg="address")
 
 
 def sitemap(request):

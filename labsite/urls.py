@@ -59,3 +59,7 @@ handler500 = "labsite.outages.server_error"
 
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+# The lab's own pages (/join-us/, /research/projects/) last: at any address nothing above
+# answers (a page's address is checked against these when it is saved).
+urlpatterns += i18n_patterns(path("", include("website.urls")), prefix_default_language=False)

@@ -11,6 +11,7 @@ from PIL import Image
 from people import models as people
 from publications import models as publications
 from talks import models as talks
+from website import models as website
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -229,6 +230,23 @@ class RecipientFactory(factory.django.DjangoModelFactory):
     award = factory.SubFactory(AwardFactory)
     person = factory.SubFactory(PersonFactory)
     position = factory.Sequence(lambda n: n + 1)
+
+
+class PageFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.Page
+
+    title = factory.Sequence(lambda n: f"Page number {n}")
+    slug = factory.Sequence(lambda n: f"page-{n}")
+    body = "What the lab says here."
+    is_published = True
+
+
+class MenuItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.MenuItem
+
+    page = factory.SubFactory(PageFactory)
 
 
 def photo_upload(size=(64, 64), color="teal", name="me.png"):

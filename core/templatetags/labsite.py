@@ -18,6 +18,11 @@ def markdown(text):
 
 
 @register.filter
+def page_markdown(text):
+    return markup.render_page_markdown(text)
+
+
+@register.filter
 def inline_markdown(text):
     return markup.render_inline_markdown(text)
 

@@ -57,6 +57,8 @@ def page_types(transactional_db):
         talk.get_absolute_url(),
         "/awards/",
         "/news/",
+        "/join-us/",  # the lab's own page, in the menu
+        "/join-us/interns/",  # a subpage, written in English only
         "/no-such-page/",
     ]
     return english + ["/zh-hans" + url for url in english]

@@ -12,6 +12,7 @@ from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
 from talks.models import Award, Recipient, Speaker, Talk
+from website.models import MenuItem, Page
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -38,7 +39,8 @@ def read(name):
 
 class Command(BaseCommand):
     help = (
-        "Load the demo lab (people, publications, talks, awards). Running it again changes nothing."
+        "Load the demo lab (people, publications, talks, awards, the lab's own pages). Running "
+        "it again changes nothing."
     )
 
     def add_arguments(self, parser):
@@ -59,10 +61,11 @@ class Command(BaseCommand):
         import_crossref("crossref-mooncake-tos.json")
         count = load_publications(read("publications.toml"))
         talks, awards = load_talks_and_awards(read("talks.toml"))
+        pages = load_pages(read("pages.toml"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo lab loaded: {len(persons)} people, {count} publications, "
-                f"{talks} talks, {awards} awards."
+                f"{talks} talks, {awards} awards, {pages} pages."
             )
         )
 
@@ -192,6 +195,23 @@ def load_talks_and_awards(data):
         award = upsert(Award, row, **name, date=row.pop("date"))
         _set_participants(Recipient, "award", award, recipients, people_by_slug)
     return len(data["talks"]), len(data["awards"])
+
+
+def load_pages(data):
+    """The lab's pages, parents before their subpages, each placed in the menu at `menu`."""
+    for row in data["pages"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        slug, position = row.pop("slug"), row.pop("menu", None)
+        parent = Page.objects.get(slug=row.pop("parent")) if "parent" in row else None
+        values = {
+            **columns_given(Page, row, "title"),
+            **columns_given(Page, row, "body"),
+            "is_published": True,
+        }
+        page = upsert(Page, values, slug=slug, parent=parent)
+        if position is not None:
+            upsert(MenuItem, {"position": position}, page=page)
+    return len(data["pages"])
 
 
 def _with_publication(row):

@@ -1,0 +1,54 @@
+"""Admin for the lab's own pages and the site's menu (lab admins only)."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from core.languages import in_languages
+from lab.editing import LabModelAdmin
+from website.models import MenuItem, Page
+
+
+class PageMenuItemInline(admin.TabularInline):
+    """The page's place in the menu, set on the page itself."""
+
+    model = MenuItem
+    fields = ["position", *in_languages("label"), "is_shown"]
+    extra = 0
+    max_num = 1
+    verbose_name = _("place in the menu")
+    verbose_name_plural = _("place in the menu")
+
+
+@admin.register(Page)
+class PageAdmin(LabModelAdmin):
+    list_display = ["title", "address_shown", "parent", "is_published", "in_menu"]
+    list_filter = ["is_published"]
+    list_select_related = ["parent", "menu_item"]
+    search_fields = [*in_languages("title"), "slug", *in_languages("body")]
+    prepopulated_fields = {"slug": ["title_en"]}
+    autocomplete_fields = ["parent"]
+    inlines = [PageMenuItemInline]
+    fields = [
+        tuple(in_languages("title")),
+        ("slug", "parent"),
+        tuple(in_languages("body")),
+        "is_published",
+    ]
+
+    @admin.display(description=_("address"), ordering="address")
+    def address_shown(self, page):
+        return f"/{page.address}/"
+
+    @admin.display(description=_("in the menu"), boolean=True)
+    def in_menu(self, page):
+        item = getattr(page, "menu_item", None)
+        return bool(item and item.is_shown)
+
+
+@admin.register(MenuItem)
+class MenuItemAdmin(LabModelAdmin):
+    list_display = ["__str__", "section", "page", "position", "is_shown"]
+    list_editable = ["position", "is_shown"]
+    list_select_related = ["page"]
+    autocomplete_fields = ["page"]
+    fields = [("section", "page"), tuple(in_languages("label")), ("position", "is_shown")]
