@@ -197,7 +197,7 @@ def author_list(
                 affiliations.append(row.affiliation)
             numbers = (affiliations.index(row.affiliation) + 1,)
         is_context = person is not None and row.person_id == person.pk
-        linked = row.person if row.person is not None and row.person.is_published else None
+        linked = row.person if row.person is not None and row.person.has_page else None
         if context == EXPORT or (is_context and context in (PROFILE, CV)):
             linked = None
         full, short = printed_names(row.given_name, row.family_name)

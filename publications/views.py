@@ -56,6 +56,8 @@ class PublicationFilter(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # asked again for each form: who is shown depends on the settings (PERSONAL_SITE)
+        self.fields["member"].queryset = Person.objects.published()
         found = years(Publication.objects.published())
         self.fields["year"].choices = [("", _("Any year")), *((int(y), y) for y in found)]
 
