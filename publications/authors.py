@@ -184,7 +184,8 @@ def author_list(
     for index, row in enumerate(rows):
         if row.is_unlisted:
             last = index == len(rows) - 1
-            text = "…" if not last else gettext("and others") if context == DETAIL else "et al."
+            end = gettext("and others") if context == DETAIL else gettext("et al.")
+            text = end if last else "…"
             names.append(Name(text, is_gap=True))
             continue
         shown_markers: tuple[Marker, ...] = ()
