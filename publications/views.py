@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
 from core.documents import serve_pdf
+from core.feeds import PartialDateFeed
 from core.partial_dates import years
 from core.templatetags.labsite import partial_date
 from core.weblinks import is_web_url
@@ -291,7 +292,13 @@ export_person.query_parameters = ProfilePapers.PARAMETERS
 
 
 class LatestPublicationsFeed(Feed):
-    """The newest publications, for feed readers; authors as the one renderer prints them."""
+    """The newest publications, for feed readers; authors as the one renderer prints them,
+    each dated at its precision (`dc:date`: "2024" for a year alone)."""
+
+    feed_type = PartialDateFeed
+
+    def item_extra_kwargs(self, publication):
+        return {"partial_date": publication.date}
 
     def title(self):
         return _("%(lab)s: publications") % {"lab": LabSettings.load().name}
