@@ -158,3 +158,27 @@ def test_without_pango_the_pdf_says_so_and_the_page_still_works(client, monkeypa
     assert "The PDF cannot be made on this server" in response.content.decode()
     assert "needs Pango" in caplog.text
     assert client.get("/people/feng-ren/cv/").status_code == 200
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh-hans"])
+def test_no_date_in_either_languages_cv_pdf_is_split_across_lines(
+    client, demo, poppler, tmp_path, prefix
+):
+    from django.utils import translation
+
+    person = Person.objects.get(slug="teng-ma")
+    path = tmp_path / "cv.pdf"
+    path.write_bytes(client.get(f"{prefix}/people/teng-ma/cv.pdf").content)
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, check=True).stdout
+    lines = [" ".join(line.split()) for line in text.decode().splitlines()]
+
+    with translation.override("zh-hans" if prefix else "en"):
+        periods = {
+            str(row.period)
+            for rows in (person.education.all(), person.experience.all())
+            for row in rows
+            if row.period
+        }
+    assert len(periods) >= 3
+    for period in periods:
+        assert any(" ".join(period.split()) in line for line in lines), period
