@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView
 
 from lab.models import LabSettings
@@ -111,6 +112,25 @@ class Publications(NamedTuple):
         return bool(self.groups)
 
 
+_Kind = Publication.Kind
+# A CV's heading over each kind of work, plural as CVs print them ("Conference papers (26)"),
+# in the order of the kinds.
+HEADINGS = {
+    _Kind.CONFERENCE: _("Conference papers"),
+    _Kind.JOURNAL: _("Journal articles"),
+    _Kind.WORKSHOP: _("Workshop papers"),
+    _Kind.PREPRINT: _("Preprints"),
+    _Kind.POSTER: _("Posters"),
+    _Kind.DEMO: _("Demos"),
+    _Kind.THESIS: _("Theses"),
+    _Kind.CHAPTER: _("Book chapters"),
+    _Kind.BOOK: _("Books"),
+    _Kind.REPORT: _("Technical reports"),
+    _Kind.PATENT: _("Patents"),
+    _Kind.OTHER: _("Other works"),
+}
+
+
 def cv_context(person, params):
     """What the CV shows of `person`, with the options `params` name: the profile's
     sections in a CV's order, every author of every paper listed."""
@@ -127,10 +147,9 @@ def cv_context(person, params):
     kinds: dict[str, list] = {}
     for entry in entries:
         kinds.setdefault(entry.publication.kind, []).append(_with_citations(entry, options))
-    labels = dict(Publication.Kind.choices)
     publications = Publications(
         legend=merge_legends(entries),
-        groups=[(labels[kind], kinds[kind]) for kind in labels if kind in kinds],
+        groups=[(HEADINGS[kind], kinds[kind]) for kind in HEADINGS if kind in kinds],
     )
     rows = section_rows(person)
     talks, awards = talks_and_awards(person)

@@ -182,3 +182,15 @@ def test_no_date_in_either_languages_cv_pdf_is_split_across_lines(
     assert len(periods) >= 3
     for period in periods:
         assert any(" ".join(period.split()) in line for line in lines), period
+
+
+def test_cv_headings_over_each_kind_are_plural_with_their_counts(client, demo):
+    person = Person.objects.get(slug="teng-ma")
+    conference = len([p for p in _papers(person) if p.kind == Publication.Kind.CONFERENCE])
+
+    page = client.get("/people/teng-ma/cv/").content.decode()
+    chinese = client.get("/zh-hans/people/teng-ma/cv/").content.decode()
+
+    assert conference > 1 and f"<h3>Conference papers ({conference})</h3>" in page
+    assert "<h3>Conference paper (" not in page
+    assert f"<h3>会议论文 ({conference})</h3>" in chinese
