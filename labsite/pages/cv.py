@@ -146,7 +146,7 @@ def cv_context(person, params):
     entries = listing.entries([p for p in papers if p not in patents], style, person, lab)
     kinds: dict[str, list] = {}
     for entry in entries:
-        kinds.setdefault(entry.publication.kind, []).append(_with_citations(entry, options))
+        kinds.setdefault(entry.publication.kind, []).append(_cv_entry(entry, options))
     publications = Publications(
         legend=merge_legends(entries),
         groups=[(HEADINGS[kind], kinds[kind]) for kind in HEADINGS if kind in kinds],
@@ -177,10 +177,20 @@ def cv_context(person, params):
     }
 
 
-def _with_citations(entry, options):
-    """The entry's HTML, with its citation count when the options ask for it."""
-    count = entry.publication.citation_count
-    if not options.citations or count is None:
+def _cv_entry(entry, options):
+    """The entry's HTML as a CV lists it: with its DOI as a link (what grant offices and
+    committees follow; the list's own link buttons are not printed), and its citation count
+    when the options ask for it."""
+    paper = entry.publication
+    extra = ""
+    if paper.doi:
+        extra += (
+            f' <span class="cv-doi"><a href="{escape(paper.doi_url)}">'
+            f"doi:{escape(paper.doi)}</a></span>"
+        )
+    if options.citations and paper.citation_count is not None:
+        label = escape(gettext("Citations"))
+        extra += f' <span class="cv-citations">{label}: {paper.citation_count:,}</span>'
+    if not extra:
         return entry.html
-    note = f'<span class="cv-citations">{escape(gettext("Citations"))}: {count:,}</span>'
-    return mark_safe(entry.html.removesuffix("</li>") + note + "</li>")
+    return mark_safe(entry.html.removesuffix("</li>\n") + extra + "</li>\n")

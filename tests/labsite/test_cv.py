@@ -194,3 +194,18 @@ def test_cv_headings_over_each_kind_are_plural_with_their_counts(client, demo):
     assert conference > 1 and f"<h3>Conference papers ({conference})</h3>" in page
     assert "<h3>Conference paper (" not in page
     assert f"<h3>会议论文 ({conference})</h3>" in chinese
+
+
+def test_every_paper_with_a_doi_links_it_in_the_cv_and_its_pdf(client, demo, poppler, tmp_path):
+    person = Person.objects.get(slug="teng-ma")
+    dois = {p.doi for p in _papers(person) if p.doi}
+
+    page = client.get("/people/teng-ma/cv/").content.decode()
+    path = tmp_path / "cv.pdf"
+    path.write_bytes(client.get("/people/teng-ma/cv.pdf").content)
+    urls = subprocess.run(["pdfinfo", "-url", str(path)], capture_output=True, check=True)
+
+    assert dois
+    for doi in dois:
+        assert f'<a href="https://doi.org/{html.escape(doi)}">doi:{html.escape(doi)}</a>' in page
+        assert f"https://doi.org/{doi}" in urls.stdout.decode(), doi
