@@ -87,7 +87,9 @@ def cv_pdf(request, slug):
     person = get_object_or_404(profile_people(), slug=slug)
     context = {**cv_context(person, request.GET), "person": person, "stylesheet": _stylesheet()}
     page = render_to_string("people/cv_pdf.html", context, request)
-    pdf = HTML(string=page, base_url=request.build_absolute_uri("/")).write_pdf()
+    # PDF/UA-1: a tagged PDF, its structure read by screen readers (pdfinfo: "Tagged: yes")
+    html = HTML(string=page, base_url=request.build_absolute_uri("/"))
+    pdf = html.write_pdf(pdf_variant="pdf/ua-1")
     return HttpResponse(
         pdf,
         content_type="application/pdf",

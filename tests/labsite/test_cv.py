@@ -209,3 +209,13 @@ def test_every_paper_with_a_doi_links_it_in_the_cv_and_its_pdf(client, demo, pop
     for doi in dois:
         assert f'<a href="https://doi.org/{html.escape(doi)}">doi:{html.escape(doi)}</a>' in page
         assert f"https://doi.org/{doi}" in urls.stdout.decode(), doi
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh-hans"])
+def test_the_cv_pdf_is_tagged_for_screen_readers_in_both_languages(
+    client, demo, poppler, tmp_path, prefix
+):
+    info = _info(client.get(f"{prefix}/people/teng-ma/cv.pdf"), tmp_path)
+
+    assert info["Tagged"] == "yes"
+    assert info["Author"] == "Teng Ma"
