@@ -137,26 +137,3 @@ def test_list_query_count_is_pinned_and_the_same_with_10_and_300(client, url, pi
     client.get(url)  # renders and stores the new papers' entries (publications.listing)
 
     assert _queries(client, url) == with_10 <= pinned
-
-
-@pytest.mark.parametrize(
-    ("address", "query"),
-    [
-        ("/publications/", "q=memory&kind=journal"),
-        ("/talks/", "kind=invited"),
-        ("/awards/", "kind=grant"),
-    ],
-)
-def test_filtered_and_searched_lists_are_noindex_and_point_to_the_whole_list(
-    client, address, query
-):
-    PublicationFactory()
-
-    whole = client.get(address).content.decode()
-    searched = client.get(f"{address}?{query}").content.decode()
-
-    canonical = f'<link rel="canonical" href="http://testserver{address}">'
-    assert canonical in whole and 'name="robots"' not in whole
-    assert canonical in searched and '<meta name="robots" content="noindex">' in searched
-    zh = client.get(f"/zh-hans{address}?{query}").content.decode()
-    assert f'<link rel="canonical" href="http://testserver/zh-hans{address}">' in zh
