@@ -184,7 +184,8 @@ def author_list(
     for index, row in enumerate(rows):
         if row.is_unlisted:
             last = index == len(rows) - 1
-            text = "…" if not last else gettext("and others") if context == DETAIL else "et al."
+            end = gettext("and others") if context == DETAIL else gettext("et al.")
+            text = end if last else "…"
             names.append(Name(text, is_gap=True))
             continue
         shown_markers: tuple[Marker, ...] = ()
@@ -197,7 +198,7 @@ def author_list(
                 affiliations.append(row.affiliation)
             numbers = (affiliations.index(row.affiliation) + 1,)
         is_context = person is not None and row.person_id == person.pk
-        linked = row.person if row.person is not None and row.person.is_published else None
+        linked = row.person if row.person is not None and row.person.has_page else None
         if context == EXPORT or (is_context and context in (PROFILE, CV)):
             linked = None
         full, short = printed_names(row.given_name, row.family_name)

@@ -154,11 +154,15 @@ def roles_note(authors):
 INCOMPLETE = "The author list is incomplete."
 
 
+def _paper_note(publication):
+    return publication.note.rstrip(".") + "." if publication.note else ""
+
+
 def _notes(publication, authors, *, incomplete=False):
-    """The note an export carries: the paper's note, its roles, and, for formats that cannot
-    mark an incomplete author list otherwise, that it is incomplete."""
-    parts = [publication.note.rstrip(".") + "." if publication.note else ""]
-    parts.append(roles_note(authors))
+    """The note RIS and CSL-JSON carry, which reference managers keep as a note beside the
+    citation (Zotero: a child note; Extra): the paper's note, its roles, and, for formats
+    that cannot mark an incomplete author list otherwise, that it is incomplete."""
+    parts = [_paper_note(publication), roles_note(authors)]
     if incomplete and authors.has_unlisted:
         parts.append(INCOMPLETE)
     return " ".join(p for p in parts if p)
@@ -241,7 +245,10 @@ def bibtex_entry(publication, authors, key):
             ("eprint", _bibtex_verbatim(publication.arxiv_id)),
             ("archiveprefix", "arXiv"),
         ]
-    fields.append(("note", latex_escape(_notes(publication, authors))))
+    # The paper's own note alone: biblatex, IEEEtran and natbib styles print `note` in the
+    # reference, so a roles sentence there would land in every reader's bibliography. The
+    # roles travel in `author+an`, which styles print only when asked to.
+    fields.append(("note", latex_escape(_paper_note(publication))))
     if publication.award:
         fields.append(("award_name", latex_escape(publication.award)))
     if is_web_url(publication.url):  # the PDF and the project page have fields of their own

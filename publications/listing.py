@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from lab.models import LabSettings
-from people.models import Person
+from people.models import Person, shows_page
 from publications.authors import LIST, author_list
 from publications.models import Authorship, Publication
 
@@ -47,6 +47,10 @@ class ListedPerson:
     def __init__(self, pk, slug, name, is_published, orcid):
         self.pk, self.slug, self.name = pk, slug, name
         self.is_published, self.orcid, self.url = is_published, orcid, None
+
+    @property
+    def has_page(self):
+        return shows_page(self.slug, self.is_published)
 
     def get_absolute_url(self):
         if self.url is None:

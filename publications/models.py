@@ -144,8 +144,13 @@ class Venue(models.Model):
 
 class PublicationQuerySet(models.QuerySet):
     def published(self):
-        """Publications shown on the site: every status but drafts hidden by the admin."""
-        return self.filter(is_published=True)
+        """Publications shown on the site: every status but drafts hidden by the admin; on a
+        personal site (PERSONAL_SITE), only those its owner is an author of."""
+        shown = self.filter(is_published=True)
+        if settings.PERSONAL_SITE:
+            owner = Authorship.objects.filter(person__slug=settings.PERSONAL_SITE)
+            shown = shown.filter(pk__in=owner.values("publication"))
+        return shown
 
     def for_person(self, person):
         """Publications the person is an author of (by their person link, not printed name).

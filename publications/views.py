@@ -9,13 +9,15 @@ from django.db.models import F
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
 from core.documents import serve_pdf
+from core.feeds import PartialDateFeed
 from core.partial_dates import years
+from core.templatetags.labsite import partial_date
 from core.weblinks import is_web_url
 from lab.models import LabSettings
 from people.models import Person
@@ -56,6 +58,8 @@ class PublicationFilter(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # asked again for each form: who is shown depends on the settings (PERSONAL_SITE)
+        self.fields["member"].queryset = Person.objects.published()
         found = years(Publication.objects.published())
         self.fields["year"].choices = [("", _("Any year")), *((int(y), y) for y in found)]
 
@@ -135,6 +139,7 @@ class PublicationDetailView(DetailView):
             authors=authors,
             bibtex=to_bibtex([publication]),
             json_ld=mark_safe(json_ld(_scholarly_article(self.request, publication, authors))),
+            venue_parts=_venue_parts(publication),
             pdf_url=self.request.build_absolute_uri(publication.hosted_pdf_url)
             if publication.pdf_file
             else publication.pdf_url
@@ -156,6 +161,34 @@ def pdf(request, slug):
 def publication_by_id(request, pk):
     """/publications/<id>/ redirects to the paper's permanent slug address."""
     return redirect(get_object_or_404(Publication.objects.published(), pk=pk), permanent=True)
+
+
+def _venue_parts(publication):
+    """The pieces of a paper's venue line, each HTML, to be joined by commas: its proceedings
+    or journal (linked to the venue's site), series, place, volume, issue, pages and date,
+    those it has (a paper with no container starts at its date, not at a comma)."""
+    parts = []
+    container, venue = publication.container_name, publication.venue
+    if container:
+        shown = (
+            format_html('<a href="{}">{}</a>', venue.url, container)
+            if venue and is_web_url(venue.url)
+            else escape(container)
+        )
+        if venue and venue.short_name not in container:
+            shown = format_html("{} ({})", shown, venue.short_name)
+        parts.append(shown)
+    parts += [escape(v) for v in (publication.series, publication.address) if v]
+    for key, text in (
+        ("volume", _("vol. %(volume)s")),
+        ("issue", _("no. %(issue)s")),
+        ("pages", _("pp. %(pages)s")),
+    ):
+        if value := getattr(publication, key):
+            parts.append(escape(text % {key: value}))
+    if publication.date:
+        parts.append(partial_date(publication.date))
+    return parts
 
 
 # schema.org types of the kinds that are not articles; a patent has no type of its own there.
@@ -259,7 +292,13 @@ export_person.query_parameters = ProfilePapers.PARAMETERS
 
 
 class LatestPublicationsFeed(Feed):
-    """The newest publications, for feed readers; authors as the one renderer prints them."""
+    """The newest publications, for feed readers; authors as the one renderer prints them,
+    each dated at its precision (`dc:date`: "2024" for a year alone)."""
+
+    feed_type = PartialDateFeed
+
+    def item_extra_kwargs(self, publication):
+        return {"partial_date": publication.date}
 
     def title(self):
         return _("%(lab)s: publications") % {"lab": LabSettings.load().name}

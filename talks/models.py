@@ -1,5 +1,6 @@
 """Talks and awards: who gave or received them, when, where, and the paper they concern."""
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
@@ -17,14 +18,23 @@ from publications.models import Publication
 
 
 class DatedQuerySet(models.QuerySet):
+    OWNERS = ""  # the relation naming the people a row is about ("speakers")
+
     def published(self):
-        return self.filter(is_published=True)
+        """Published rows; on a personal site (PERSONAL_SITE), only those about its owner."""
+        shown = self.filter(is_published=True)
+        if settings.PERSONAL_SITE:
+            owner = {f"{self.OWNERS}__person__slug": settings.PERSONAL_SITE}
+            shown = shown.filter(pk__in=self.model.objects.filter(**owner).values("pk"))
+        return shown
 
     def in_year(self, year):
         return self.filter(date__startswith=f"{int(year):04d}")
 
 
 class TalkQuerySet(DatedQuerySet):
+    OWNERS = "speakers"
+
     def for_person(self, person):
         """Talks the person gave, found by person link."""
         return self.filter(speakers__person=person).distinct()
@@ -153,6 +163,8 @@ class ProjectTalk(models.Model):
 
 
 class AwardQuerySet(DatedQuerySet):
+    OWNERS = "recipients"
+
     def for_person(self, person):
         """Awards the person received, found by person link."""
         return self.filter(recipients__person=person).distinct()

@@ -35,6 +35,11 @@ class _ListFilter(forms.Form):
     exact = ("kind",)
     person = _person_field()
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # asked again for each form: who is shown depends on the settings (PERSONAL_SITE)
+        self.fields["person"].queryset = Person.objects.published()
+
     def apply(self, rows):
         self.is_valid()
         data = self.cleaned_data

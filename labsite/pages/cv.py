@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView
 
 from lab.models import LabSettings
@@ -86,7 +87,9 @@ def cv_pdf(request, slug):
     person = get_object_or_404(profile_people(), slug=slug)
     context = {**cv_context(person, request.GET), "person": person, "stylesheet": _stylesheet()}
     page = render_to_string("people/cv_pdf.html", context, request)
-    pdf = HTML(string=page, base_url=request.build_absolute_uri("/")).write_pdf()
+    # PDF/UA-1: a tagged PDF, its structure read by screen readers (pdfinfo: "Tagged: yes")
+    html = HTML(string=page, base_url=request.build_absolute_uri("/"))
+    pdf = html.write_pdf(pdf_variant="pdf/ua-1")
     return HttpResponse(
         pdf,
         content_type="application/pdf",
@@ -111,6 +114,25 @@ class Publications(NamedTuple):
         return bool(self.groups)
 
 
+_Kind = Publication.Kind
+# A CV's heading over each kind of work, plural as CVs print them ("Conference papers (26)"),
+# in the order of the kinds.
+HEADINGS = {
+    _Kind.CONFERENCE: _("Conference papers"),
+    _Kind.JOURNAL: _("Journal articles"),
+    _Kind.WORKSHOP: _("Workshop papers"),
+    _Kind.PREPRINT: _("Preprints"),
+    _Kind.POSTER: _("Posters"),
+    _Kind.DEMO: _("Demos"),
+    _Kind.THESIS: _("Theses"),
+    _Kind.CHAPTER: _("Book chapters"),
+    _Kind.BOOK: _("Books"),
+    _Kind.REPORT: _("Technical reports"),
+    _Kind.PATENT: _("Patents"),
+    _Kind.OTHER: _("Other works"),
+}
+
+
 def cv_context(person, params):
     """What the CV shows of `person`, with the options `params` name: the profile's
     sections in a CV's order, every author of every paper listed."""
@@ -126,11 +148,10 @@ def cv_context(person, params):
     entries = listing.entries([p for p in papers if p not in patents], style, person, lab)
     kinds: dict[str, list] = {}
     for entry in entries:
-        kinds.setdefault(entry.publication.kind, []).append(_with_citations(entry, options))
-    labels = dict(Publication.Kind.choices)
+        kinds.setdefault(entry.publication.kind, []).append(_cv_entry(entry, options))
     publications = Publications(
         legend=merge_legends(entries),
-        groups=[(labels[kind], kinds[kind]) for kind in labels if kind in kinds],
+        groups=[(HEADINGS[kind], kinds[kind]) for kind in HEADINGS if kind in kinds],
     )
     rows = section_rows(person)
     talks, awards = talks_and_awards(person)
@@ -158,10 +179,20 @@ def cv_context(person, params):
     }
 
 
-def _with_citations(entry, options):
-    """The entry's HTML, with its citation count when the options ask for it."""
-    count = entry.publication.citation_count
-    if not options.citations or count is None:
+def _cv_entry(entry, options):
+    """The entry's HTML as a CV lists it: with its DOI as a link (what grant offices and
+    committees follow; the list's own link buttons are not printed), and its citation count
+    when the options ask for it."""
+    paper = entry.publication
+    extra = ""
+    if paper.doi:
+        extra += (
+            f' <span class="cv-doi"><a href="{escape(paper.doi_url)}">'
+            f"doi:{escape(paper.doi)}</a></span>"
+        )
+    if options.citations and paper.citation_count is not None:
+        label = escape(gettext("Citations"))
+        extra += f' <span class="cv-citations">{label}: {paper.citation_count:,}</span>'
+    if not extra:
         return entry.html
-    note = f'<span class="cv-citations">{escape(gettext("Citations"))}: {count:,}</span>'
-    return mark_safe(entry.html.removesuffix("</li>") + note + "</li>")
+    return mark_safe(entry.html.removesuffix("</li>\n") + extra + "</li>\n")

@@ -9,6 +9,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.views.generic import ListView
 
+from core.feeds import PartialDateFeed
 from core.markup import render_inline_markdown
 from lab.models import LabSettings
 from people.models import NewsItem
@@ -27,7 +28,13 @@ class NewsView(ListView):
 
 
 class NewsFeed(Feed):
-    """Lab and member news for feed readers, newest first."""
+    """Lab and member news for feed readers, newest first, each dated at its precision
+    (`dc:date`) as well as by pubDate."""
+
+    feed_type = PartialDateFeed
+
+    def item_extra_kwargs(self, item):
+        return {"partial_date": item.date}
 
     def title(self):
         return _("%(lab)s: news") % {"lab": LabSettings.load().name}

@@ -30,7 +30,8 @@ SECTION_RELATIONS = {
     "links": None,
     "news": lambda: NewsItem.objects.published(),
     "education": lambda: Education.objects.prefetch_related(
-        Prefetch("advisors", queryset=Person.objects.published())
+        # named even where their page is not on this site (a personal site's owner's advisor)
+        Prefetch("advisors", queryset=Person.objects.filter(is_published=True))
     ),
     "experience": None,
     "service": None,

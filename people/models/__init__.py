@@ -8,6 +8,7 @@ from people.models.person import (
     Person,
     PersonQuerySet,
     normalize_name,
+    shows_page,
     split_name,
 )
 from people.models.sections import (
@@ -45,5 +46,6 @@ __all__ = [
     "Service",
     "Writing",
     "normalize_name",
+    "shows_page",
     "split_name",
 ]

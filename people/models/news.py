@@ -1,5 +1,6 @@
 """Dated news, lab-wide or about one person."""
 
+from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
@@ -10,10 +11,12 @@ from people.models.person import Person
 
 class NewsItemQuerySet(models.QuerySet):
     def published(self):
-        """Published news that is lab-wide or about a published person."""
-        return self.filter(is_published=True).filter(
-            models.Q(person__isnull=True) | models.Q(person__is_published=True)
-        )
+        """Published news that is lab-wide or about a published person; on a personal site
+        (PERSONAL_SITE), only news about its owner."""
+        shown = self.filter(is_published=True)
+        if settings.PERSONAL_SITE:
+            return shown.filter(person__slug=settings.PERSONAL_SITE, person__is_published=True)
+        return shown.filter(models.Q(person__isnull=True) | models.Q(person__is_published=True))
 
 
 class NewsItem(models.Model):

@@ -37,9 +37,17 @@ def split_name(name):
     return given.strip(), family
 
 
+def shows_page(slug, is_published):
+    """Whether the site shows the person's page: they are published, and on a personal site
+    (PERSONAL_SITE) they are its owner, the only person it is about."""
+    return bool(is_published) and (not settings.PERSONAL_SITE or slug == settings.PERSONAL_SITE)
+
+
 class PersonQuerySet(models.QuerySet):
     def published(self):
-        return self.filter(is_published=True)
+        """People whose pages the site shows (`shows_page`): on a personal site, its owner."""
+        shown = self.filter(is_published=True)
+        return shown.filter(slug=settings.PERSONAL_SITE) if settings.PERSONAL_SITE else shown
 
     def alumni(self):
         """People whose membership end date has passed."""
@@ -262,6 +270,11 @@ class Person(models.Model):
         if self.slug == settings.PERSONAL_SITE:
             return reverse("home")
         return reverse("people:detail", kwargs={"slug": self.slug})
+
+    @property
+    def has_page(self):
+        """Whether the site shows their page, so that their name may link to it."""
+        return shows_page(self.slug, self.is_published)
 
     def clean(self):
         if self.member_since and self.member_until and self.member_until < self.member_since:

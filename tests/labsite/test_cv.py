@@ -158,3 +158,64 @@ def test_without_pango_the_pdf_says_so_and_the_page_still_works(client, monkeypa
     assert "The PDF cannot be made on this server" in response.content.decode()
     assert "needs Pango" in caplog.text
     assert client.get("/people/feng-ren/cv/").status_code == 200
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh-hans"])
+def test_no_date_in_either_languages_cv_pdf_is_split_across_lines(
+    client, demo, poppler, tmp_path, prefix
+):
+    from django.utils import translation
+
+    person = Person.objects.get(slug="teng-ma")
+    path = tmp_path / "cv.pdf"
+    path.write_bytes(client.get(f"{prefix}/people/teng-ma/cv.pdf").content)
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, check=True).stdout
+    lines = [" ".join(line.split()) for line in text.decode().splitlines()]
+
+    with translation.override("zh-hans" if prefix else "en"):
+        periods = {
+            str(row.period)
+            for rows in (person.education.all(), person.experience.all())
+            for row in rows
+            if row.period
+        }
+    assert len(periods) >= 3
+    for period in periods:
+        assert any(" ".join(period.split()) in line for line in lines), period
+
+
+def test_cv_headings_over_each_kind_are_plural_with_their_counts(client, demo):
+    person = Person.objects.get(slug="teng-ma")
+    conference = len([p for p in _papers(person) if p.kind == Publication.Kind.CONFERENCE])
+
+    page = client.get("/people/teng-ma/cv/").content.decode()
+    chinese = client.get("/zh-hans/people/teng-ma/cv/").content.decode()
+
+    assert conference > 1 and f"<h3>Conference papers ({conference})</h3>" in page
+    assert "<h3>Conference paper (" not in page
+    assert f"<h3>会议论文 ({conference})</h3>" in chinese
+
+
+def test_every_paper_with_a_doi_links_it_in_the_cv_and_its_pdf(client, demo, poppler, tmp_path):
+    person = Person.objects.get(slug="teng-ma")
+    dois = {p.doi for p in _papers(person) if p.doi}
+
+    page = client.get("/people/teng-ma/cv/").content.decode()
+    path = tmp_path / "cv.pdf"
+    path.write_bytes(client.get("/people/teng-ma/cv.pdf").content)
+    urls = subprocess.run(["pdfinfo", "-url", str(path)], capture_output=True, check=True)
+
+    assert dois
+    for doi in dois:
+        assert f'<a href="https://doi.org/{html.escape(doi)}">doi:{html.escape(doi)}</a>' in page
+        assert f"https://doi.org/{doi}" in urls.stdout.decode(), doi
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh-hans"])
+def test_the_cv_pdf_is_tagged_for_screen_readers_in_both_languages(
+    client, demo, poppler, tmp_path, prefix
+):
+    info = _info(client.get(f"{prefix}/people/teng-ma/cv.pdf"), tmp_path)
+
+    assert info["Tagged"] == "yes"
+    assert info["Author"] == "Teng Ma"

@@ -71,3 +71,79 @@ def test_the_static_copy_of_a_personal_site_is_whole(tmp_path):
     assert "Teng Ma" in (tmp_path / "index.html").read_text()
     assert not (tmp_path / "people/index.html").exists()
     assert (tmp_path / "people/teng-ma/cv.pdf").read_bytes().startswith(b"%PDF")
+
+
+def _owner_papers():
+    return set(
+        Publication.objects.filter(authorships__person__slug="teng-ma").values_list(
+            "slug", flat=True
+        )
+    )
+
+
+def _body(response):
+    return b"".join(response).decode() if response.streaming else response.content.decode()
+
+
+def test_lists_exports_and_the_feed_hold_only_the_owners_papers(client):
+    mine = _owner_papers()
+    others = set(Publication.objects.values_list("slug", flat=True)) - mine
+    assert mine and others  # the demo lab has papers he did not write
+
+    listed = set(
+        re.findall(
+            r'<li class="pub" id="pub-([^"]+)"', client.get("/publications/").content.decode()
+        )
+    )
+    assert listed and listed <= mine
+    searched = client.get("/publications/?q=memory").content.decode()
+    assert set(re.findall(r'id="pub-([^"]+)"', searched)) <= mine
+    bib = bibtexparser.parse_string(_body(client.get("/publications/export.bib"))).entries
+    assert len(bib) == len(listed)
+    ris = _body(client.get("/publications/export.ris"))
+    assert ris.count("ER  -") == len(listed)
+    csl = __import__("json").loads(_body(client.get("/publications/export.json")))
+    assert len(csl) == len(listed)
+    feed = feedparser.parse(client.get("/publications/feed/").content)
+    assert feed.entries and {e.link.rstrip("/").rsplit("/", 1)[1] for e in feed.entries} <= mine
+    for slug in list(others)[:3]:
+        assert client.get(f"/publications/{slug}/").status_code == 404
+
+
+def test_talks_awards_news_and_the_sitemap_are_about_the_owner_alone(client):
+    from people.models import NewsItem
+    from talks.models import Award, Talk
+
+    owner = Person.objects.get(slug="teng-ma")
+    other = Person.objects.exclude(pk=owner.pk).filter(is_published=True).first()
+    assert Talk.objects.exclude(speakers__person=owner).exists()
+    assert NewsItem.objects.exclude(person=owner).exists()
+
+    assert set(Talk.objects.published()) == set(
+        Talk.objects.filter(is_published=True, speakers__person=owner)
+    )
+    assert set(Award.objects.published()) == set(
+        Award.objects.filter(is_published=True, recipients__person=owner)
+    )
+    assert all(item.person == owner for item in NewsItem.objects.published())
+    talks = client.get("/talks/").content.decode()
+    for talk in Talk.objects.exclude(speakers__person=owner)[:5]:
+        assert f"/talks/{talk.slug}/" not in talks
+    news = feedparser.parse(client.get("/news/feed/").content)
+    texts = set(NewsItem.objects.filter(person=owner).values_list("text_en", flat=True))
+    assert all(any(e.title[:20] in t for t in texts) for e in news.entries)
+    assert client.get(f"/people/{other.slug}/").status_code == 404
+    sitemap = client.get("/sitemap.xml").content.decode()
+    assert f"/people/{other.slug}/" not in sitemap
+    papers = set(re.findall(r"<loc>http://testserver/publications/([^/<]+)/</loc>", sitemap))
+    assert papers and papers <= _owner_papers()
+    assert f'href="/people/{other.slug}/"' not in client.get("/").content.decode()
+
+
+def test_a_lab_site_still_shows_the_whole_lab(client, settings):
+    settings.PERSONAL_SITE = ""
+    assert (
+        Publication.objects.published().count()
+        == Publication.objects.filter(is_published=True).count()
+    )
+    assert Person.objects.exclude(slug="teng-ma").filter(is_published=True).first().has_page

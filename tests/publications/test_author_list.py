@@ -1,6 +1,7 @@
 """The one author-list renderer, in every context, against the seed pages' cases."""
 
 import pytest
+from django.utils import translation
 
 from lab.models import LabSettings
 from publications.authors import DETAIL, EXPORT, FEED, LIST, PROFILE, author_list
@@ -193,3 +194,12 @@ def test_shortened_list_about_no_one_keeps_every_lab_member_visible(teng):
     texts = [n.text for n in _render(paper, LIST).names]
 
     assert texts == ["R Qin", "Z Li", "W He", "…", "F Ren", "T Ma", "…"]
+
+
+def test_et_al_is_translated_on_chinese_pages(teng):
+    paper = authored(teng, ["X Sun", "S Chen", "...", "T Ma", "..."], at=4)
+
+    with translation.override("zh-hans"):
+        authors = _render(paper, person=teng)
+
+    assert [n.text for n in authors.names] == ["X Sun", "S Chen", "…", "T Ma", "等"]

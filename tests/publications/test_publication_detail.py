@@ -126,3 +126,24 @@ def test_detail_query_count_is_pinned_and_the_same_with_10_and_300_publications(
         client.get(url)
 
     assert len(with_300) == len(with_10) <= 5  # the content version, then the page's own
+
+
+def _venue_line(page):
+    return " ".join(re.search(r'<p class="paper__venue">(.*?)</p>', page, re.S)[1].split())
+
+
+def test_the_venue_line_of_a_paper_without_a_container_starts_at_its_date(client):
+    paper = PublicationFactory(venue=None, date="2020-06", volume="12", kind="report")
+
+    line = _venue_line(client.get(paper.get_absolute_url()).content.decode())
+
+    assert line == 'vol. 12, <time datetime="2020-06">Jun 2020</time>'
+
+
+def test_the_venue_line_joins_container_volume_pages_and_date_with_commas(client):
+    paper = PublicationFactory(date="2024-11", volume="3", pages="1-20")
+
+    line = _venue_line(client.get(paper.get_absolute_url()).content.decode())
+
+    assert line.startswith(paper.venue.full_name) and not line.startswith(",")
+    assert line.endswith(', vol. 3, pp. 1-20, <time datetime="2024-11">Nov 2024</time>')

@@ -209,3 +209,29 @@ def test_a_preprint_is_a_preprint_everywhere(client, person):
         "arXiv:2601.00001",
     )
     assert "arXiv 2026" in profile[profile.index("Bare Preprint") :]
+
+
+def test_every_dated_feed_item_carries_its_date_at_its_precision(client, person):
+    factories.authored(person, ["T Ma"], at=1, date="2026-08-17", title="Day Work")
+    factories.authored(person, ["T Ma"], at=1, date="2025-03", title="Month Work")
+    factories.authored(person, ["T Ma"], at=1, date="2019", title="Year Work")
+    factories.authored(person, ["T Ma"], at=1, date=None, title="Undated Work")
+
+    feed = feedparser.parse(client.get("/publications/feed/").content)
+    dates = {entry.title: entry.get("updated") for entry in feed.entries}  # dc:date
+
+    assert not feed.bozo
+    assert dates == {
+        "Day Work": "2026-08-17",
+        "Month Work": "2025-03",
+        "Year Work": "2019",
+        "Undated Work": None,
+    }
+
+
+def test_news_feed_items_carry_their_date_at_its_precision(client, person):
+    factories.NewsItemFactory(person=person, date="2025-10", text_en="Joined the lab.")
+
+    feed = feedparser.parse(client.get("/news/feed/").content)
+
+    assert [entry.get("updated") for entry in feed.entries] == ["2025-10"]
