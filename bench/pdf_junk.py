@@ -4,6 +4,12 @@ gunicorn (one sync worker, DEBUG off) on the demo lab, with no task worker runni
 on two commits to compare; one run, one machine.
 
     .venv/bin/python bench/pdf_junk.py
+
+One run on the shared two-core machine (demo lab, teng-ma has 53 papers):
+
+    commit    cached profile    CV PDF, 20 junk values    ratio
+    0f1f408   2,095 req/s       1.2 req/s (20 × 200, each laid out)   1,746
+    c4b4afe   2,097 req/s       1,430 req/s (20 × 301 to cv.pdf)        1.5
 """
 
 import os
