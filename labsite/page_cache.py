@@ -9,9 +9,11 @@ builds and serves a fresh page, and the old entries age out. A stored page carri
 form and its ETag, made once when it is stored: a visitor gets the compressed page, or
 "304 Not Modified" when they already have it.
 
-A page is stored under the query its view reads (the view's `query_parameters`), so no
-visitor can make a page be built and stored again by adding to its address: a request naming
-any other parameter is sent, permanently, to the address without it.
+A page is stored under its canonical address: the query its view declares it reads
+(`canonical_query`, see core.queries) and the site's host without the visitor's port, so
+no visitor can make a page be built and stored again by adding to its address, varying a
+value or the port: any other query is sent, permanently, to the canonical one, and the page
+is built for the canonical host (its absolute links name no port a visitor chose).
 
 Editors are never served from the cache (a session cookie bypasses it), nor is the admin,
 the account pages, the health check, a page holding a CSRF token, or anything but a plain
@@ -30,14 +32,14 @@ import hashlib
 import logging
 import re
 import time
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.handlers.wsgi import get_path_info
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.db.models import F
 from django.http import HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
+from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 from django.utils import translation
 
@@ -132,14 +134,17 @@ class PublicPageCacheMiddleware:
         if not (self.enabled and may_serve_from_cache(request.META)):
             return self.get_response(request)
         request.get_host()  # a host the site does not serve is refused (400), never stored
-        query, foreign = canonical_query(request.META)
-        if foreign:  # a parameter the page does not read: its own address, built once
-            return HttpResponsePermanentRedirect(request.path + (f"?{query}" if query else ""))
+        request.META["HTTP_HOST"] = canonical_host(request.META)
+        # Only canonical queries are ever stored: a hit needs no more checking.
         key, page = _stored_page(request.META)
         if page is not None:
             return _django_answer(request.META, page, "hit")
         if _database_down():  # building the page would wait for it again
             return outage_response("database")
+        query = canonical_query(request)
+        if query is not None and query != request.META.get("QUERY_STRING", ""):
+            # another spelling, value or parameter: the page's own address, built once
+            return HttpResponsePermanentRedirect(request.path + (f"?{query}" if query else ""))
         response = self.get_response(request)
         # A page holding a CSRF token is the visitor's own: shared, it would hand their
         # token to the next visitor (a visitor who already has the cookie is sent none).
@@ -165,7 +170,7 @@ class CachedPagesApp:
         self.enabled = settings.PAGE_CACHE
 
     def __call__(self, environ, start_response):
-        if self.enabled and may_serve_from_cache(environ) and not canonical_query(environ)[1]:
+        if self.enabled and may_serve_from_cache(environ):
             page = _stored_page(environ)[1]
             if page is not None:
                 status, headers, body = _answer(environ, page, "hit")
@@ -259,48 +264,50 @@ def _bypass_cookies():
     return (settings.SESSION_COOKIE_NAME, "messages")
 
 
-def read_parameters(path):
-    """The query parameters the view at `path` reads (its `query_parameters`, none unless it
-    says), or None when no page is there. The path's language prefix is resolved in its
+def canonical_query(request):
+    """The query a request's page is stored under: what its view's `canonical_query` makes
+    of the request's (none when the view declares none), or None when no page is at the
+    address (nothing is stored there). The path's language prefix is resolved in its
     language, as LocaleMiddleware (which runs after the cache) will."""
+    path = request.path_info
     language = translation.get_language_from_path(path) or settings.LANGUAGE_CODE
     try:
         with translation.override(language):
             match = resolve(path)
+            view = getattr(match.func, "view_class", match.func)
+            canonical = getattr(view, "canonical_query", None)
+            return canonical(request.GET) if canonical else ""
     except Resolver404:
         return None
-    view = getattr(match.func, "view_class", match.func)
-    return frozenset(getattr(view, "query_parameters", ()))
 
 
-def canonical_query(meta):
-    """(the query a request's page is stored under: the parameters its view reads, as
-    given; whether the request names any other). A query on an address with no
-    page is left as it is: nothing is stored there."""
-    query = meta.get("QUERY_STRING", "")
-    if not query:
-        return "", False
-    known = read_parameters(get_path_info(meta))
-    if known is None:
-        return query, False
-    pairs = parse_qsl(query, keep_blank_values=True)
-    # in the order given: a page's links (language alternates, pages) repeat its query
-    kept = [(name, value) for name, value in pairs if name in known]
-    return urlencode(kept), any(name not in known for name, _value in pairs)
+def canonical_host(meta):
+    """The host a request's page is built and stored for: the name it was asked by (which
+    Django checks against ALLOWED_HOSTS before anything is stored), with the port
+    SITE_URL gives that name, else none: never a port the visitor chose."""
+    host = meta.get("HTTP_HOST") or meta.get("SERVER_NAME", "")
+    domain, _port = split_domain_port(host)  # the name lower-cased, as Django compares it
+    if not domain:
+        return host  # refused by Django: nothing is stored under it
+    site = urlsplit(settings.SITE_URL)
+    if site.port and site.hostname == domain.strip("[]"):
+        return f"{domain}:{site.port}"
+    return domain
 
 
 def page_key(meta, version):
     """The cache key of the page a request asks for, read from its WSGI environ (scheme as
-    Django tells it, host, path, and the query its view reads)."""
+    Django tells it, canonical host, path and query)."""
     header = settings.SECURE_PROXY_SSL_HEADER
     if header and header[0] in meta:
         scheme = "https" if meta[header[0]].split(",")[0].strip() == header[1] else "http"
     else:
         scheme = meta.get("wsgi.url_scheme", "http")
-    host = meta.get("HTTP_HOST") or meta.get("SERVER_NAME", "")
+    host = canonical_host(meta)
     path = meta.get("SCRIPT_NAME", "") + meta.get("PATH_INFO", "")
+    query = meta.get("QUERY_STRING", "")  # only a canonical query is ever stored
     site = settings.PERSONAL_SITE  # the same address is another page on a personal site
-    return f"labsite:page:{version}:{site}:{scheme}:{host}:{path}?{canonical_query(meta)[0]}"
+    return f"labsite:page:{version}:{site}:{scheme}:{host}:{path}?{query}"
 
 
 def _storable(response):

@@ -22,7 +22,15 @@ from publications.models import CitationReading, Publication
 class ProfilePapers:
     """A member's papers as the profile shows them: filtered entries, figures, patents."""
 
-    PARAMETERS = ("kind", "role")  # the query parameters `build` reads
+    @staticmethod
+    def canonical_query(params):
+        """The query of the filters `params` give valid values (a kind of paper, a role)."""
+        kind = params.get("kind", "")
+        role = params.get("role", "")
+        return urlencode(
+            [("kind", kind)] * (kind in Publication.Kind.values)
+            + [("role", role)] * (role in authorship_roles.BY_SLUG)
+        )
 
     entries: list  # publications.listing.Entry, after the kind and role filters
     legend: list

@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
+from core import queries
 from core.documents import serve_pdf
 from core.feeds import PartialDateFeed
 from core.partial_dates import years
@@ -100,7 +101,12 @@ class PublicationListView(ListView):
 
     template_name = "publications/list.html"
     paginate_by = 50
-    query_parameters = (*PublicationFilter.base_fields, "page")  # what the page cache keys on
+
+    @staticmethod
+    def canonical_query(params):  # what the page cache keys on
+        return queries.encode(
+            queries.paginated(queries.form_pairs(PublicationFilter(params)), params)
+        )
 
     def get_queryset(self):
         publications, self.filter_form = filtered_publications(self.request.GET)
@@ -261,7 +267,9 @@ def export_list(request, fmt):
     return _export_response(exports.export(fmt, publications), fmt, "publications")
 
 
-export_list.query_parameters = tuple(PublicationFilter.base_fields)
+export_list.canonical_query = lambda params: queries.encode(  # type: ignore[attr-defined]
+    queries.form_pairs(PublicationFilter(params))
+)
 
 
 def _known_format(fmt):
@@ -288,7 +296,7 @@ def export_person(request, slug, fmt):
     return _export_response(exports.write(fmt, [e.publication for e in shown]), fmt, slug)
 
 
-export_person.query_parameters = ProfilePapers.PARAMETERS
+export_person.canonical_query = ProfilePapers.canonical_query  # type: ignore[attr-defined]
 
 
 class LatestPublicationsFeed(Feed):

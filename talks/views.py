@@ -6,6 +6,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
+from core import queries
 from people.models import Person
 from talks.models import Award, Talk
 
@@ -82,6 +83,12 @@ class _FilteredListView(ListView):
         model = self.filter_class.model
         return self.filter_form.apply(model.objects.published().for_listing())
 
+    @classmethod
+    def canonical_query(cls, params):  # what the page cache keys on
+        return queries.encode(
+            queries.paginated(queries.form_pairs(cls.filter_class(params)), params)
+        )
+
     def get_context_data(self, **kwargs):
         params = self.request.GET.copy()
         params.pop("page", None)
@@ -99,7 +106,6 @@ class TalkListView(_FilteredListView):
     template_name = "talks/list.html"
     context_object_name = "talks"
     filter_class = TalkFilter
-    query_parameters = (*TalkFilter.base_fields, "page")  # what the page cache keys on
 
 
 class TalkDetailView(DetailView):
@@ -118,4 +124,3 @@ class AwardListView(_FilteredListView):
     template_name = "talks/awards.html"
     context_object_name = "awards"
     filter_class = AwardFilter
-    query_parameters = (*AwardFilter.base_fields, "page")

@@ -5,23 +5,35 @@ typeset by WeasyPrint, so both always say the same. Options, as query parameters
 selected papers (`selected=1`), papers since a year (`since=2020`), citation counts
 (`citations=1`), authors shortened as on the profile (`authors=short`)."""
 
+import contextlib
+import functools
+import hashlib
+import io
 import logging
 from dataclasses import dataclass
-from functools import cache
 from html import escape
 from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.contrib.staticfiles import finders
+from django.core.cache import cache
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
+from django.urls import get_script_prefix, resolve, reverse, set_script_prefix
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView
+from django_tasks import task
+from django_tasks_db.models import DBTaskResult
 
 from lab.models import LabSettings
+from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.pages.people import Section, profile_people, section_rows, talks_and_awards
 from people.models import SectionIntroduction
 from publications import listing
@@ -37,8 +49,6 @@ class Options:
     since: int | None = None
     citations: bool = False
     short_authors: bool = False
-
-    PARAMETERS = ("selected", "since", "citations", "authors")
 
     @classmethod
     def read(cls, params):
@@ -63,7 +73,10 @@ class Options:
 class CVView(DetailView):
     template_name = "people/cv.html"
     context_object_name = "person"
-    query_parameters = Options.PARAMETERS  # what the page cache keys on
+
+    @staticmethod
+    def canonical_query(params):  # what the page cache keys on
+        return Options.read(params).query
 
     def get_queryset(self):
         return profile_people()
@@ -73,23 +86,29 @@ class CVView(DetailView):
 
 
 def cv_pdf(request, slug):
-    """The CV as a PDF: real text, the person as its author, numbered pages."""
-    from PIL import ImageFile
-
+    """The CV as a PDF (real text, the person as its author, numbered pages), as the task
+    worker laid it out and stored it: no request lays out a PDF (seconds to a minute, and
+    most of a gigabyte, for a long publication list). Before the worker has made the PDF
+    of what the CV now says, the request queues it and is answered at once: 503, with
+    Retry-After and a link to the CV's page."""
     try:
-        from weasyprint import HTML  # loads Pango: only the PDF needs it
+        import weasyprint  # noqa: F401 (loads Pango: only the PDF needs it)
     except OSError:  # the system's Pango is missing (README: Install and start)
         logger.error("A CV's PDF needs Pango and fonts: apt-get install libpango-1.0-0 …")
         message = gettext("The PDF cannot be made on this server; the CV's page has it all.")
         return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
-    ImageFile.LOAD_TRUNCATED_IMAGES = False  # WeasyPrint turns it on; a CV has no images
 
     person = get_object_or_404(profile_people(), slug=slug)
-    context = {**cv_context(person, request.GET), "person": person, "stylesheet": _stylesheet()}
-    page = render_to_string("people/cv_pdf.html", context, request)
-    # PDF/UA-1: a tagged PDF, its structure read by screen readers (pdfinfo: "Tagged: yes")
-    html = HTML(string=page, base_url=request.build_absolute_uri("/"))
-    pdf = html.write_pdf(pdf_variant="pdf/ua-1")
+    name = _pdf_name(person, request)
+    if not default_storage.exists(name):
+        if STATIC_EXPORT_KEY in request.META:  # the operator's static copy waits for it
+            build_pdf.call(**_build_arguments(person, request))
+        else:
+            _queue_pdf(person, request, name)
+        if not default_storage.exists(name):  # unless the queue ran it in place
+            return _pdf_pending(person, request)
+    with default_storage.open(name) as file:
+        pdf = file.read()
     return HttpResponse(
         pdf,
         content_type="application/pdf",
@@ -97,10 +116,139 @@ def cv_pdf(request, slug):
     )
 
 
-cv_pdf.query_parameters = Options.PARAMETERS
+cv_pdf.canonical_query = CVView.canonical_query  # type: ignore[attr-defined]
+
+PDF_FOLDER = "cv"
+PDF_RETRY_AFTER = 10  # seconds: a CV's PDF takes the worker one to a few dozen
+PDF_QUEUE_LIMIT = 20  # PDFs waiting for the worker at once; past it, none is queued
+_QUEUED = "labsite:cv-pdf-queued:"
 
 
-@cache
+def _pdf_page(person, request):
+    """The HTML the PDF is laid out from: what the CV shows with the request's options, in
+    its language, with links on the request's host. Queries as the CV's page does."""
+    context = {**cv_context(person, request.GET), "person": person, "stylesheet": _stylesheet()}
+    return render_to_string("people/cv_pdf.html", context, request)
+
+
+def _pdf_name(person, request):
+    """Where the PDF of what `_pdf_page` says is stored: named by a digest of that page,
+    so a change to anything the CV shows (and only that) names a PDF not yet made."""
+    page = _pdf_page(person, request) + request.build_absolute_uri("/")
+    options = Options.read(request.GET).query or "all"
+    digest = hashlib.blake2b(page.encode(), digest_size=16).hexdigest()
+    return f"{PDF_FOLDER}/{person.slug}/{_variant(request, options)}-{digest}.pdf"
+
+
+def _variant(request, options):
+    """The language and options of a PDF, as the start of its file's name."""
+    language = translation.get_language() or "en"
+    return f"{language}-{hashlib.blake2b(options.encode(), digest_size=4).hexdigest()}"
+
+
+def _queue_pdf(person, request, name):
+    """Queue the PDF `name` for the worker, once (while the cache answers), and only while
+    fewer than PDF_QUEUE_LIMIT PDFs wait: no visitor decides how much work waits."""
+    try:
+        if not cache.add(_QUEUED + name, True, 600):
+            return
+    except Exception:  # the cache does not answer: the limit below still holds
+        logger.warning("The cache does not answer: a CV's PDF is queued unchecked")
+    waiting = DBTaskResult.objects.ready().filter(task_path=build_pdf.module_path).count()
+    if waiting >= PDF_QUEUE_LIMIT:
+        logger.warning("%s CV PDFs already wait for the worker: %s is not queued", waiting, name)
+        return
+    build_pdf.enqueue(**_build_arguments(person, request))
+
+
+def _build_arguments(person, request):
+    return {
+        "slug": person.slug,
+        "language": translation.get_language() or "en",
+        "query": request.META.get("QUERY_STRING", ""),
+        "scheme": request.scheme,
+        "host": request.get_host(),
+        "script_name": request.META.get("SCRIPT_NAME", ""),
+    }
+
+
+def _pdf_pending(person, request):
+    message = gettext(
+        "This CV's PDF is being made; ask again in a few seconds. The CV's page has it all "
+        "now: %(url)s"
+    ) % {"url": request.build_absolute_uri(reverse("people:cv", args=[person.slug]))}
+    return HttpResponse(
+        message,
+        status=503,
+        content_type="text/plain; charset=utf-8",
+        headers={"Retry-After": str(PDF_RETRY_AFTER)},
+    )
+
+
+@task()
+def build_pdf(
+    slug: str, language: str, query: str, scheme: str, host: str, script_name: str = ""
+) -> str:
+    """The task worker's part: lay out the PDF of `slug`'s CV as a request with these
+    language, options and host would ask for it, store it, and remove that CV's older PDFs
+    of the same language and options. Returns the stored name ("" when the member is
+    gone or not public)."""
+    from PIL import ImageFile
+
+    ImageFile.LOAD_TRUNCATED_IMAGES = False  # WeasyPrint turns it on; a CV has no images
+    prefix = get_script_prefix()
+    set_script_prefix(script_name + "/")  # links as the visitor's site names them
+    try:
+        with translation.override(language):
+            return _build_pdf(slug, _worker_request(slug, query, scheme, host, script_name))
+    finally:
+        set_script_prefix(prefix)
+
+
+def _build_pdf(slug, request):
+    from weasyprint import HTML
+
+    person = profile_people().filter(slug=slug).first()
+    if person is None:
+        return ""
+    name = _pdf_name(person, request)
+    if not default_storage.exists(name):
+        page = _pdf_page(person, request)
+        # PDF/UA-1: a tagged PDF, its structure read by screen readers (pdfinfo: "Tagged: yes")
+        html = HTML(string=page, base_url=request.build_absolute_uri("/"))
+        pdf = html.write_pdf(pdf_variant="pdf/ua-1")
+        default_storage.save(name, ContentFile(pdf))
+    folder, stored = name.rsplit("/", 1)
+    variant = stored.rsplit("-", 1)[0] + "-"
+    for older in default_storage.listdir(folder)[1]:
+        if older.startswith(variant) and older != stored:
+            default_storage.delete(f"{folder}/{older}")
+    with contextlib.suppress(Exception):  # else it ages out
+        cache.delete(_QUEUED + name)
+    return name
+
+
+def _worker_request(slug, query, scheme, host, script_name):
+    """A GET of the CV's PDF as a visitor made it, for the templates (links, language)."""
+    path = reverse("people:cv-pdf", args=[slug]).removeprefix(script_name)
+    request = WSGIRequest(
+        {
+            "REQUEST_METHOD": "GET",
+            "SCRIPT_NAME": script_name,
+            "PATH_INFO": path,
+            "QUERY_STRING": query,
+            "HTTP_HOST": host,
+            "SERVER_NAME": host.rsplit(":", 1)[0],
+            "SERVER_PORT": "443" if scheme == "https" else "80",
+            "wsgi.url_scheme": scheme,
+            "wsgi.input": io.BytesIO(),
+        }
+    )
+    request.resolver_match = resolve(path)
+    return request
+
+
+@functools.cache
 def _stylesheet():
     with open(finders.find("labsite/cv.css"), encoding="utf-8") as file:
         return file.read()

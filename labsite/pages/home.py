@@ -4,7 +4,6 @@ a personal site (PERSONAL_SITE), its member's profile."""
 import logging
 
 from django.conf import settings
-from django.utils.functional import classproperty
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
@@ -25,9 +24,9 @@ class HomeView(TemplateView):
 
     template_name = "labsite/home.html"
 
-    @classproperty
-    def query_parameters(cls):  # what the page cache keys on
-        return ProfilePapers.PARAMETERS if settings.PERSONAL_SITE else ()
+    @staticmethod
+    def canonical_query(params):  # what the page cache keys on
+        return ProfilePapers.canonical_query(params) if settings.PERSONAL_SITE else ""
 
     def dispatch(self, request, *args, **kwargs):
         slug = settings.PERSONAL_SITE

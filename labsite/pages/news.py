@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import ListView
 
 from core.feeds import PartialDateFeed
+from core import queries
 from core.markup import render_inline_markdown
 from lab.models import LabSettings
 from people.models import NewsItem
@@ -21,7 +22,10 @@ class NewsView(ListView):
     template_name = "labsite/news.html"
     context_object_name = "news"
     paginate_by = 30
-    query_parameters = ("page",)  # what the page cache keys on
+
+    @staticmethod
+    def canonical_query(params):  # what the page cache keys on
+        return queries.encode(queries.paginated([], params))
 
     def get_queryset(self):
         return NewsItem.objects.published().select_related("person")

@@ -114,7 +114,7 @@ class ProfileView(DetailView):
 
     template_name = "people/profile.html"
     context_object_name = "person"
-    query_parameters = ProfilePapers.PARAMETERS  # what the page cache keys on
+    canonical_query = staticmethod(ProfilePapers.canonical_query)  # what the page cache keys on
 
     def get(self, request, *args, **kwargs):
         on_its_address = request.resolver_match and request.resolver_match.url_name == "detail"

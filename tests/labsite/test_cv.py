@@ -219,3 +219,84 @@ def test_the_cv_pdf_is_tagged_for_screen_readers_in_both_languages(
 
     assert info["Tagged"] == "yes"
     assert info["Author"] == "Teng Ma"
+
+
+class _Queue:
+    """Stands for the task queue: keeps what a request queues, for the test to run as the
+    worker would, later."""
+
+    def __init__(self, task):
+        self.task, self.module_path, self.waiting = task, task.module_path, []
+
+    def enqueue(self, **kwargs):
+        self.waiting.append(kwargs)
+
+    def run(self):
+        while self.waiting:
+            self.task.call(**self.waiting.pop(0))
+
+
+def test_a_pdf_request_lays_out_nothing_and_the_worker_makes_the_pdf_of_the_change(
+    client, person, monkeypatch
+):
+    import weasyprint
+    from django.core.cache import cache
+    from django.core.files.storage import default_storage
+
+    from labsite.pages import cv
+
+    layouts = []
+    write_pdf = weasyprint.HTML.write_pdf
+    monkeypatch.setattr(
+        weasyprint.HTML, "write_pdf", lambda *a, **k: layouts.append(1) or write_pdf(*a, **k)
+    )
+    queue = _Queue(cv.build_pdf)
+    monkeypatch.setattr(cv, "build_pdf", queue)
+    for left in default_storage.listdir("cv/teng-ma")[1] if default_storage.exists("cv") else []:
+        default_storage.delete(f"cv/teng-ma/{left}")  # by the tests before
+    cache.clear()
+    paper = factories.authored(person, ["T Ma"], at=1, title="A First Title")
+
+    before = [client.get("/people/teng-ma/cv.pdf") for _ in range(3)]
+    assert [r.status_code for r in before] == [503] * 3
+    assert before[0]["Retry-After"] == "10" and "/people/teng-ma/cv/" in before[0].content.decode()
+    assert (len(queue.waiting), layouts) == (1, [])  # queued once, laid out by no request
+    queue.run()
+    first = client.get("/people/teng-ma/cv.pdf")
+    assert first.status_code == 200 and first.content.startswith(b"%PDF-")
+
+    paper.title = "A Second Title"
+    paper.save()
+    changed = client.get("/people/teng-ma/cv.pdf")
+    assert changed.status_code == 503 and len(layouts) == 1  # the PDF of the change waits
+    queue.run()
+    second = client.get("/people/teng-ma/cv.pdf")
+
+    assert second.status_code == 200 and second.content != first.content
+    assert len(layouts) == 2  # one per change, both by the worker
+    assert len(default_storage.listdir("cv/teng-ma")[1]) == 1  # the older PDF removed
+
+
+def test_the_pdfs_waiting_for_the_worker_are_bounded(client, person, monkeypatch):
+    from django_tasks_db.models import DBTaskResult
+
+    from labsite.pages import cv
+
+    queue = _Queue(cv.build_pdf)
+    monkeypatch.setattr(cv, "build_pdf", queue)
+    monkeypatch.setattr(DBTaskResult.objects, "ready", lambda: _Waiting(cv.PDF_QUEUE_LIMIT))
+
+    response = client.get("/people/teng-ma/cv.pdf?selected=1")
+
+    assert response.status_code == 503 and queue.waiting == []
+
+
+class _Waiting:
+    def __init__(self, count):
+        self.n = count
+
+    def filter(self, **kwargs):
+        return self
+
+    def count(self):
+        return self.n

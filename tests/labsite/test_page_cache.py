@@ -165,6 +165,68 @@ def test_a_page_is_stored_per_host(client, person, settings):
     assert other["X-Page-Cache"] == "miss"
 
 
+def test_a_port_the_visitor_chose_is_neither_a_new_page_nor_in_its_links(client, person):
+    answers = [client.get(PROFILE, headers={"host": f"testserver:{8000 + n}"}) for n in range(10)]
+
+    assert [a["X-Page-Cache"] for a in answers] == ["miss"] + ["hit"] * 9
+    assert _stored_pages() == 1
+    page = answers[0].content.decode()
+    assert '"url": "http://testserver/people/teng-ma/"' in page and "testserver:80" not in page
+
+
+def test_the_port_of_the_configured_address_is_kept(client, person, settings):
+    settings.SITE_URL = "http://testserver:8443"
+    page = client.get(PROFILE, headers={"host": "testserver:9999"}).content.decode()
+
+    assert '"url": "http://testserver:8443/people/teng-ma/"' in page
+
+
+# For each page, 30 values its parameters do not take (or spell otherwise), sent once each.
+JUNK = {
+    PROFILE: ["kind=x{n}", "role=first{n}", "kind=Journal&n={n}"],
+    "/people/teng-ma/cv/": ["since={n}", "since=0{n}x", "selected=on{n}", "authors=long{n}"],
+    "/people/teng-ma/cv.pdf": ["since=+{n}", "citations=yes{n}"],
+    "/people/teng-ma/publications.bib": ["role=x{n}", "kind=&role=&x={n}"],
+    "/publications/": ["year=19{n}", "venue=NOPE{n}", "member=nobody-{n}", "page=-{n}"],
+    "/publications/export.bib": ["kind=poem{n}", "selected=&year=x{n}"],
+    "/talks/": ["person=nobody-{n}", "language=xx{n}", "page=0{n}x", "kind=nap{n}"],
+    "/awards/": ["person=x{n}", "kind={n}"],
+    "/news/": ["page=0&x={n}", "page=00{n}a", "page=+{n}"],
+}
+
+
+@pytest.mark.parametrize("url", JUNK)
+def test_junk_values_of_known_parameters_build_the_page_once(client, person, url):
+    factories.authored(person, ["T Ma"], at=1, title="A Paper")
+    factories.SpeakerFactory(person=person)
+    patterns = JUNK[url]
+    queries = [patterns[n % len(patterns)].format(n=n) for n in range(30)]
+    assert len(set(queries)) == 30
+
+    answers = [client.get(f"{url}?{query}") for query in queries]
+    pages = [client.get(url, headers={"host": f"testserver:{8000 + n}"}) for n in range(10)]
+
+    assert {a.status_code for a in answers} == {301}
+    assert {a["Location"] for a in answers} == {url}  # the page's own address
+    assert [p["X-Page-Cache"] for p in pages] == ["miss"] + ["hit"] * 9  # built once
+    assert _stored_pages() == 1
+
+
+def test_a_valid_value_in_another_spelling_is_sent_to_its_canonical_address(client, person):
+    factories.authored(person, ["T Ma"], at=1, kind="journal", title="A Journal Paper")
+
+    answers = {
+        query: client.get(f"/publications/?{query}")["Location"]
+        for query in ["page=02&kind=journal", "kind=conference&kind=journal", "selected=yes"]
+    }
+
+    assert answers == {
+        "page=02&kind=journal": "/publications/?kind=journal&page=2",
+        "kind=conference&kind=journal": "/publications/?kind=journal",  # the last, as read
+        "selected=yes": "/publications/?selected=on",
+    }
+
+
 @override_settings(PAGE_CACHE=False)
 def test_with_the_page_cache_off_every_page_is_built(client, person):
     client.get(PROFILE)

@@ -48,7 +48,7 @@ def lab(db):
 
 
 def _titles(client, query=""):
-    response = client.get(f"/publications/{query}")
+    response = client.get(f"/publications/{query}", follow=True)  # to its canonical address
     assert response.status_code == 200
     return {entry.publication.title for entry in response.context["entries"]}
 
@@ -90,8 +90,14 @@ def test_text_search_matches_title_author_venue_and_native_name(client, lab):
     assert _titles(client, "?q=任峰") == {"SMART Scaling"}
 
 
-def test_invalid_filter_values_show_an_error_instead_of_failing(client, lab):
-    response = client.get("/publications/?year=abc&kind=nonsense&member=nobody")
+def test_invalid_filter_values_are_dropped_from_the_address_for_visitors(client, lab):
+    response = client.get("/publications/?year=abc&kind=nonsense&member=nobody&kind=journal")
+
+    assert (response.status_code, response["Location"]) == (301, "/publications/?kind=journal")
+
+
+def test_invalid_filter_values_show_an_error_to_editors_instead_of_failing(admin_client, lab):
+    response = admin_client.get("/publications/?year=abc&kind=nonsense&member=nobody")
 
     assert response.status_code == 200
     assert len(response.context["entries"]) == 4
