@@ -6,6 +6,7 @@ import urllib.parse
 
 from django.conf import settings
 
+from core.names import split_name
 from core.partial_dates import PartialDate
 from harvest.models import Source
 from harvest.sources import Found, Warn, found_work
@@ -24,6 +25,7 @@ from publications.importing.records import (
     page_range,
     valid_issns,
 )
+from publications.importing.titles import clean_text
 from publications.models import Publication
 
 PER_PAGE = 200
@@ -94,7 +96,7 @@ def read_work(work: object, warn: Warn) -> Found | None:
     work_id = data.text("id").rsplit("/", 1)[-1]
     if work_id:
         record.label = f"OpenAlex work {work_id}"
-    record.title = data.text("title") or data.text("display_name")
+    record.title = clean_text(data.text("title") or data.text("display_name"))
     record.doi = clean_doi(data.text("doi"))
     record.arxiv_id = arxiv_id_of_doi(record.doi)
     location = Fields(data.obj("primary_location"), record, "primary_location: ")
@@ -104,7 +106,7 @@ def read_work(work: object, warn: Warn) -> Found | None:
     record.kind = KINDS.get((work_type, venue_type)) or KINDS.get((work_type, None)) or Kind.OTHER
     if record.kind == Kind.PREPRINT or work_type == "preprint":
         record.status = Publication.Status.PREPRINT
-    record.venue_name = venue.text("display_name")
+    record.venue_name = clean_text(venue.text("display_name"))
     record.issns = valid_issns(venue.items("issn"))
     record.date = _date(data.text("publication_date"), data.whole_number("publication_year"))
     biblio = Fields(data.obj("biblio"), record, "biblio: ")
@@ -116,8 +118,9 @@ def read_work(work: object, warn: Warn) -> Found | None:
     for authorship in data.items("authorships"):
         authorship = Fields(authorship, record, "authorship: ")
         author = Fields(authorship.obj("author"), record, "author: ")
-        name = authorship.text("raw_author_name") or author.text("display_name")
-        given, _, family = name.rpartition(" ")
+        given, family = split_name(
+            clean_text(authorship.text("raw_author_name") or author.text("display_name"))
+        )
         record.authors.append(
             AuthorRecord(
                 given=given,

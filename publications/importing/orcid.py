@@ -17,6 +17,7 @@ from publications.importing.records import (
     check,
     clean_doi,
 )
+from publications.importing.titles import clean_text
 from publications.models import Publication
 
 ORCID_WORKS = settings.ORCID_API_URL + "/{orcid}/works"
@@ -83,11 +84,11 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     """What ORCID's summary of a work says (its list gives no authors: the person stands
     between unlisted ones), for a work without a DOI or for the harvester."""
     title = Fields(summary.obj("title"), record).obj("title")
-    record.title = Fields(title, record, "title: ").text("value")
+    record.title = clean_text(Fields(title, record, "title: ").text("value"))
     if record.title:
         record.label = f"ORCID work “{record.title[:60]}”"
     record.kind = ORCID_KINDS.get(summary.text("type"), Kind.OTHER)
-    record.venue_name = Fields(summary.obj("journal-title"), record).text("value")
+    record.venue_name = clean_text(Fields(summary.obj("journal-title"), record).text("value"))
     record.arxiv_id = ids.get("arxiv", "").removeprefix("arXiv:")
     given, family = split_name(person.name)
     record.authors = [

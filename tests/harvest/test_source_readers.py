@@ -1,5 +1,6 @@
 """Each reader on its service's own documented sample (tests/harvest/data/SOURCES.md)."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -59,8 +60,6 @@ def test_the_arxiv_manuals_entry_is_a_preprint_naming_its_journal_version():
 
 
 def test_openalex_reads_the_documentation_example_work():
-    import json
-
     work = json.loads((DATA / "openalex-works-1.json").read_text())["results"][0]
 
     found = openalex.read_work(work, print)
@@ -98,3 +97,62 @@ def test_garbage_from_dblp_is_a_problem_or_nothing_never_a_crash(garbage):
     except ImportProblem:
         return
     assert found == []
+
+
+def test_every_reader_splits_a_capitalized_particle_into_the_family_name():
+    feed = (DATA / "arxiv-api-sample.atom").read_text().replace("M. Nolan", "C. Del Maestro")
+    xml = (DATA / "dblp-mccallum.xml").read_text().replace("Andrew McCallum", "Luca De Siena")
+    work = json.loads((DATA / "openalex-works-1.json").read_text())["results"][0]
+    work["authorships"][0]["raw_author_name"] = "Adrian Del Maestro"
+
+    class Text(FileClient):
+        def __init__(self, text):
+            self.text = text
+
+    (from_arxiv,) = arxiv.works(Who(), Text(feed), print)
+    (from_dblp,) = dblp.works(Who(), Text(xml), print)
+    from_openalex = openalex.read_work(work, print)
+
+    assert [a.family for a in from_arxiv.record.authors] == ["Prendergast", "Del Maestro", "Greer"]
+    assert (from_dblp.record.authors[-1].given, from_dblp.record.authors[-1].family) == (
+        "Luca",
+        "De Siena",
+    )
+    assert (from_openalex.record.authors[0].given, from_openalex.record.authors[0].family) == (
+        "Adrian",
+        "Del Maestro",
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("Momentum in S&amp;P500 returns", "Momentum in S&P500 returns"),
+        ("Momentum in S&amp;amp;P500 returns", "Momentum in S&P500 returns"),
+        (
+            'Spectra of <mml:math xmlns:mml="http://www.w3.org/1998/Math/MathML"><mml:msub>'
+            "<mml:mi>MoS</mml:mi><mml:mn>2</mml:mn></mml:msub></mml:math> layers",
+            "Spectra of MoS2 layers",
+        ),
+        ("&lt;i&gt;Escherichia coli&lt;/i&gt; growth", "Escherichia coli growth"),
+        (r"Spin-$\frac{1}{2}$ chains and $\alpha$-helices", "Spin-1/2 chains and α-helices"),
+        ("Prices of $5 and $10", "Prices of $5 and $10"),
+    ],
+)
+def test_openalex_and_arxiv_titles_reach_the_page_as_clean_text(written, shown):
+    work = json.loads((DATA / "openalex-works-1.json").read_text())["results"][0]
+    work["title"] = written
+    escaped = written.replace("&", "&amp;").replace("<", "&lt;")
+    feed = (DATA / "arxiv-api-sample.atom").read_text()
+    feed = feed.replace(
+        "Impact of Electron-Electron Cusp on Configuration Interaction Energies", escaped
+    )
+
+    class Text(FileClient):
+        def __init__(self, text):
+            self.text = text
+
+    (from_arxiv,) = arxiv.works(Who(), Text(feed), print)
+
+    assert openalex.read_work(work, print).record.title == shown
+    assert from_arxiv.record.title == shown
