@@ -147,7 +147,9 @@ class CandidateAdmin(LabModelAdmin):
         papers = self.admin_site.get_model_admin(Publication)
         editable = papers.get_queryset(request) if self.is_member_editor(request) else None
         form_options = {"admin_site": self.admin_site, "papers": papers.get_queryset(request)}
-        merge_form = MergeForm(initial={"publication": candidate.version_of_id}, **form_options)
+        merge_form = MergeForm(
+            initial={"publication": candidate.other_version_paper_id()}, **form_options
+        )
         merging = None
         if request.method == "POST":
             action = request.POST.get("action")

@@ -61,5 +61,12 @@ def read_entry(entry: ElementTree.Element, warn: Warn) -> Found | None:
     check(record)
     record.url = f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else ""
     journal_doi = clean_doi(element_text(entry.find(f"{ARXIV}doi")))
+    # What arXiv says of the published version is kept with the preprint (the review
+    # shows it; accepting writes it), and links it to that version when the lab has it.
+    reference = element_text(entry.find(f"{ARXIV}journal_ref"))
+    if reference:
+        record.source_fields["journal_ref"] = reference
+    if journal_doi:
+        record.source_fields["journal_doi"] = journal_doi
     ids = {"arxiv": arxiv_id}
     return found_work(Source.ARXIV, arxiv_id, record, ids, warn, published_doi=journal_doi)

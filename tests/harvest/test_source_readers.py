@@ -55,6 +55,11 @@ def test_the_arxiv_manuals_entry_is_a_preprint_naming_its_journal_version():
     )
     assert found.published_doi == "10.1063/1.1383585"
     assert record.doi == ""  # the journal's DOI names the other version, not this one
+    # ...and is kept with the preprint, with arXiv's reference to it
+    assert record.source_fields == {
+        "journal_doi": "10.1063/1.1383585",
+        "journal_ref": "J. Chem. Phys. 115, 1626 (2001)",
+    }
     assert [a.family for a in record.authors] == ["Prendergast", "Nolan", "Greer"]
     assert record.date.isoformat() == "2001-02"
 
