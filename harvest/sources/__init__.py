@@ -2,7 +2,8 @@
 `applies(person)` (the person has an identity there) and `works(person, client, report)`.
 
 A service that cannot be read raises ImportProblem; a work that is readable but unusable
-(no title, no authors) is left out and named in the report, never half-written.
+(no title, no authors) is left out and named in the report, never half-written; a work with
+one unreadable field (a year "0") comes in without it, and the report names the field.
 
 Every service is read over plain HTTP through the importers' client
 (`publications.importing.http`), not pyalex, habanero or arxiv: one timeout, retry, pause
@@ -54,6 +55,8 @@ def found_work(
     if record.problems or not source_id:
         warn(f"{record.label}: {'; '.join(record.problems) or 'it has no id there'}")
         return None
+    for dropped in record.dropped:  # a bad field is left out and named; the work stays
+        warn(f"{record.label}: kept without its {dropped}")
     return Found(source, source_id, record, {k: v for k, v in ids.items() if v}, **more)
 
 

@@ -53,7 +53,7 @@ def read_entry(entry: ElementTree.Element, warn: Warn) -> Found | None:
     try:
         record.date = PartialDate.parse(published[:7]) if published else None
     except (ValueError, OverflowError):
-        record.problems.append(f"unreadable date “{published}”")
+        record.dropped.append(f"date: unreadable “{published[:40]}”")
     record.abstract = element_text(entry.find(f"{ATOM}summary"))
     for author in entry.findall(f"{ATOM}author"):
         given, family = split_name(clean_text(element_text(author.find(f"{ATOM}name"))))

@@ -71,7 +71,10 @@ def read_entry(element: ElementTree.Element, warn: Warn) -> Found | None:
     record.venue_short = venue
     record.venue_key = "/".join(key.split("/")[:2]) if key.count("/") >= 2 else ""
     year = element_text(element.find("year"))
-    record.date = PartialDate(int(year)) if year.isdigit() else None
+    try:
+        record.date = PartialDate(int(year)) if year else None
+    except (ValueError, OverflowError):
+        record.dropped.append(f"date: unreadable year “{year[:40]}”")
     record.volume, record.issue = (
         element_text(element.find("volume")),
         element_text(element.find("number")),

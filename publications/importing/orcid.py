@@ -109,5 +109,5 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     try:
         record.date = PartialDate(*parts) if parts else None
     except (ValueError, OverflowError):
-        record.problems.append(f"unreadable date “{'-'.join(map(str, parts))}”")
+        record.dropped.append(f"date: unreadable “{'-'.join(map(str, parts))}”")
     check(record)

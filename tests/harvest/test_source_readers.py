@@ -161,3 +161,38 @@ def test_openalex_and_arxiv_titles_reach_the_page_as_clean_text(written, shown):
 
     assert openalex.read_work(work, print).record.title == shown
     assert from_arxiv.record.title == shown
+
+
+@pytest.mark.parametrize(
+    ("written", "named"),
+    [
+        ("arXiv (Cornell University)", "arXiv"),
+        ("Research Square (Research Square)", "Research Square"),
+        ("bioRxiv (Cold Spring Harbor Laboratory)", "bioRxiv"),
+        ("SSRN Electronic Journal", "SSRN"),
+        ("", "arXiv"),  # no server named, but an arXiv id
+    ],
+)
+def test_a_preprint_server_is_named_one_way_whatever_the_source_wrote(written, named):
+    work = json.loads((DATA / "openalex-works-1.json").read_text())["results"][0]
+    work["type"] = "preprint"
+    work["doi"] = "https://doi.org/10.48550/arXiv.2401.00001"
+    work["primary_location"]["source"]["display_name"] = written
+
+    record = openalex.read_work(work, print).record
+
+    assert (record.kind, record.venue_name) == ("preprint", named)
+
+
+def test_a_work_with_an_unreadable_year_comes_in_without_it_and_the_report_names_it():
+    xml = (DATA / "dblp-mccallum.xml").read_text().replace("<year>2023</year>", "<year>0</year>")
+    warnings = []
+
+    class Text(FileClient):
+        def __init__(self):
+            self.text = xml
+
+    (found,) = dblp.works(Who(), Text(), warnings.append)
+
+    assert found.record.title.startswith("Multi-CLS BERT") and found.record.date is None
+    assert warnings == ["DBLP conf/acl/ChangSRM23: kept without its date: unreadable year “0”"]
