@@ -297,18 +297,27 @@ class HarvestRunAdmin(admin.ModelAdmin):
         sources = [(name, row) for name, row in run.report.items() if name in Source.values]
         rows = format_html_join(
             "",
-            "<tr><th scope='row'>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><th scope='row'>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td></tr>",
             (
-                (names[name], row["fetched"], row["new"], row["matched"], _lines(row["errors"]))
+                (
+                    names[name],
+                    row["fetched"],
+                    row["new"],
+                    row["matched"],
+                    _lines(f"{kind}: {n}" for kind, n in sorted(row.get("skipped", {}).items())),
+                    _lines(row["errors"]),
+                )
                 for name, row in sources
             ),
         )
         head = format_html(
-            "<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+            "<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
             _("source"),
             _("fetched"),
             _("new"),
             _("matched"),
+            _("skipped (not papers)"),
             _("errors"),
         )
         work = run.report.get("candidates", {})

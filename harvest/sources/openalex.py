@@ -38,6 +38,18 @@ KINDS = {
     ("book", None): Kind.BOOK,
     ("dissertation", None): Kind.THESIS,
     ("report", None): Kind.REPORT,
+    ("review", "journal"): Kind.JOURNAL,  # a review article
+    ("letter", "journal"): Kind.JOURNAL,
+}
+# OpenAlex's types of works that are no one's paper: counted in the report, not harvested.
+SKIPPED = {
+    "peer-review",
+    "paratext",
+    "erratum",
+    "retraction",
+    "supplementary-materials",
+    "libguides",
+    "grant",
 }
 
 
@@ -131,7 +143,8 @@ def read_work(work: object, warn: Warn) -> Found | None:
         )
     check(record)
     ids = {"openalex": work_id, "doi": record.doi, "arxiv": record.arxiv_id}
-    return found_work(Source.OPENALEX, work_id, record, ids, warn)
+    skipped = work_type if work_type in SKIPPED else ""
+    return found_work(Source.OPENALEX, work_id, record, ids, warn, skipped=skipped)
 
 
 def _date(text: str, year: int | None) -> PartialDate | None:

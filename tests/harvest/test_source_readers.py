@@ -196,3 +196,22 @@ def test_a_work_with_an_unreadable_year_comes_in_without_it_and_the_report_names
 
     assert found.record.title.startswith("Multi-CLS BERT") and found.record.date is None
     assert warnings == ["DBLP conf/acl/ChangSRM23: kept without its date: unreadable year “0”"]
+
+
+@pytest.mark.parametrize(
+    ("work_type", "kind", "skipped"),
+    [
+        ("review", "journal", ""),  # a review article in a journal
+        ("letter", "journal", ""),
+        ("peer-review", "other", "peer-review"),  # a referee report: counted, not harvested
+        ("paratext", "other", "paratext"),
+        ("erratum", "other", "erratum"),
+    ],
+)
+def test_openalex_kinds_map_to_papers_or_are_skipped_by_name(work_type, kind, skipped):
+    work = json.loads((DATA / "openalex-works-1.json").read_text())["results"][0]
+    work["type"] = work_type
+
+    found = openalex.read_work(work, print)
+
+    assert (found.record.kind, found.skipped) == (kind, skipped)
