@@ -147,7 +147,9 @@ class CandidateAdmin(LabModelAdmin):
         papers = self.admin_site.get_model_admin(Publication)
         editable = papers.get_queryset(request) if self.is_member_editor(request) else None
         form_options = {"admin_site": self.admin_site, "papers": papers.get_queryset(request)}
-        merge_form = MergeForm(initial={"publication": candidate.version_of_id}, **form_options)
+        merge_form = MergeForm(
+            initial={"publication": candidate.other_version_paper_id()}, **form_options
+        )
         merging = None
         if request.method == "POST":
             action = request.POST.get("action")
@@ -295,18 +297,27 @@ class HarvestRunAdmin(admin.ModelAdmin):
         sources = [(name, row) for name, row in run.report.items() if name in Source.values]
         rows = format_html_join(
             "",
-            "<tr><th scope='row'>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><th scope='row'>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td></tr>",
             (
-                (names[name], row["fetched"], row["new"], row["matched"], _lines(row["errors"]))
+                (
+                    names[name],
+                    row["fetched"],
+                    row["new"],
+                    row["matched"],
+                    _lines(f"{kind}: {n}" for kind, n in sorted(row.get("skipped", {}).items())),
+                    _lines(row["errors"]),
+                )
                 for name, row in sources
             ),
         )
         head = format_html(
-            "<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+            "<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
             _("source"),
             _("fetched"),
             _("new"),
             _("matched"),
+            _("skipped (not papers)"),
             _("errors"),
         )
         work = run.report.get("candidates", {})

@@ -112,6 +112,20 @@ class Candidate(models.Model):
     def get_absolute_url(self):
         return reverse("admin:harvest_candidate_change", args=[self.pk])
 
+    def other_version_paper_id(self):
+        """The pk of the lab's paper this work is another version of: the one it is linked
+        to, else the paper its linked candidate became once accepted or merged (a query
+        then), else None. The review offers the merge into it."""
+        if self.version_of_id:
+            return self.version_of_id
+        if self.version_of_candidate_id:
+            return (
+                Candidate.objects.filter(pk=self.version_of_candidate_id)
+                .values_list("publication_id", flat=True)
+                .first()
+            )
+        return None
+
 
 class WorkId(models.Model):
     """One identifier a candidate was found under: a DOI, an arXiv id, a DBLP key, an OpenAlex

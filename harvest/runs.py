@@ -64,7 +64,9 @@ def execute(run: HarvestRun, http: JsonClient | None = None) -> HarvestRun:
 def _execute(run: HarvestRun, http: JsonClient) -> None:
     chosen = run.sources or list(harvesters())
     people = harvested_people(run.person)
-    report: dict = {name: {"fetched": 0, "new": 0, "matched": 0, "errors": []} for name in chosen}
+    report: dict = {
+        name: {"fetched": 0, "new": 0, "matched": 0, "errors": [], "skipped": {}} for name in chosen
+    }
     pairs: list[tuple[Person, Found]] = []
     for person in people:
         for name, module in harvesters().items():
@@ -81,8 +83,13 @@ def _execute(run: HarvestRun, http: JsonClient) -> None:
                 logger.exception("Harvesting %s for %s failed", name, person)
                 errors.append(f"{person.name}: unreadable answer ({type(error).__name__})")
                 continue
-            report[name]["fetched"] += len(found)
-            pairs += [(person, item) for item in found]
+            skipped = report[name]["skipped"]
+            for item in found:
+                if item.skipped:
+                    skipped[item.skipped] = skipped.get(item.skipped, 0) + 1
+                else:
+                    pairs.append((person, item))
+            report[name]["fetched"] += len(found) - sum(1 for item in found if item.skipped)
     outcome = fold(pairs, dry_run=run.dry_run)
     for name in chosen:
         report[name]["new"] = outcome.new.get(name, 0)

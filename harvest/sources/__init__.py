@@ -2,7 +2,8 @@
 `applies(person)` (the person has an identity there) and `works(person, client, report)`.
 
 A service that cannot be read raises ImportProblem; a work that is readable but unusable
-(no title, no authors) is left out and named in the report, never half-written.
+(no title, no authors) is left out and named in the report, never half-written; a work with
+one unreadable field (a year "0") comes in without it, and the report names the field.
 
 Every service is read over plain HTTP through the importers' client
 (`publications.importing.http`), not pyalex, habanero or arxiv: one timeout, retry, pause
@@ -27,6 +28,9 @@ class Found:
     record: Record
     ids: dict[str, str] = field(default_factory=dict)  # WorkId kind → value it is known by
     published_doi: str = ""  # a preprint's note of its published version
+    # The source's kind of a work that is no paper (a peer review, a figure, an issue):
+    # counted in the run report by that kind, never made a candidate.
+    skipped: str = ""
 
 
 def harvesters() -> dict[str, Any]:
@@ -50,10 +54,15 @@ def found_work(
     source: str, source_id: str, record: Record, ids: dict[str, str], warn: Warn, **more: Any
 ) -> Found | None:
     """The work as `source` lists it, or None when it is unusable (a problem of its record,
-    or no id at the source): then the report names it and nothing of it is kept."""
+    or no id at the source): then the report names it and nothing of it is kept. A work of
+    a kind that is no paper (`skipped` in `more`) is returned as such, whatever its record."""
+    if more.get("skipped"):
+        return Found(source, source_id, record, **more)
     if record.problems or not source_id:
         warn(f"{record.label}: {'; '.join(record.problems) or 'it has no id there'}")
         return None
+    for dropped in record.dropped:  # a bad field is left out and named; the work stays
+        warn(f"{record.label}: kept without its {dropped}")
     return Found(source, source_id, record, {k: v for k, v in ids.items() if v}, **more)
 
 

@@ -14,6 +14,9 @@ from publications.importing.records import ImportProblem, arxiv_id_of_doi, clean
 
 ROWS = 200
 MAX_PAGES = 50
+# Crossref's types of records that are no one's paper (a referee report, a figure or table
+# of an article, a journal or an issue): counted in the report, not harvested.
+SKIPPED = {"peer-review", "component", "journal", "journal-issue", "journal-volume"}
 
 
 def applies(person: Person) -> bool:
@@ -37,8 +40,15 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
             record = crossref_record(item, f"Crossref work {number}")
             record.arxiv_id = record.arxiv_id or arxiv_id_of_doi(record.doi)
             ids = {"doi": record.doi, "arxiv": record.arxiv_id}
+            kind = item.get("type") if isinstance(item, dict) else None
             work = found_work(
-                Source.CROSSREF, record.doi, record, ids, warn, published_doi=_published(item)
+                Source.CROSSREF,
+                record.doi,
+                record,
+                ids,
+                warn,
+                published_doi=_published(item),
+                skipped=kind if kind in SKIPPED else "",
             )
             if work is not None:
                 found.append(work)

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ElementTree
 
 from django.conf import settings
 
+from core.names import split_name
 from core.partial_dates import PartialDate
 from harvest.models import Source
 from harvest.sources import Found, Warn, element_text, found_work, xml_root
@@ -20,6 +21,7 @@ from publications.importing.records import (
     page_range,
     stated_status,
 )
+from publications.importing.titles import clean_text
 from publications.models import Publication
 
 KINDS = {
@@ -53,10 +55,12 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
 def read_entry(element: ElementTree.Element, warn: Warn) -> Found | None:
     key = element.get("key", "")
     record = Record(label=f"DBLP {key or element.tag}")
-    record.title = element_text(element.find("title")).rstrip(".")
+    record.title = clean_text(element_text(element.find("title"))).rstrip(".")
     record.kind = KINDS.get(element.tag, "")
     record.status = stated_status(record.kind)
-    venue = element_text(element.find("journal")) or element_text(element.find("booktitle"))
+    venue = clean_text(
+        element_text(element.find("journal")) or element_text(element.find("booktitle"))
+    )
     informal = element.get("publtype") == "informal"
     links = [element_text(link) for link in element.findall("ee")]
     for link in links:
@@ -69,14 +73,17 @@ def read_entry(element: ElementTree.Element, warn: Warn) -> Found | None:
     record.venue_short = venue
     record.venue_key = "/".join(key.split("/")[:2]) if key.count("/") >= 2 else ""
     year = element_text(element.find("year"))
-    record.date = PartialDate(int(year)) if year.isdigit() else None
+    try:
+        record.date = PartialDate(int(year)) if year else None
+    except (ValueError, OverflowError):
+        record.dropped.append(f"date: unreadable year “{year[:40]}”")
     record.volume, record.issue = (
         element_text(element.find("volume")),
         element_text(element.find("number")),
     )
     record.pages = page_range(element_text(element.find("pages")))
     for author in element.findall("author"):
-        given, _, family = _HOMONYM.sub("", element_text(author)).rpartition(" ")
+        given, family = split_name(clean_text(_HOMONYM.sub("", element_text(author))))
         record.authors.append(AuthorRecord(given=given, family=family))
     check(record)
     ids = {"dblp": key, "doi": record.doi, "arxiv": record.arxiv_id}

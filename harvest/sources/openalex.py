@@ -6,6 +6,7 @@ import urllib.parse
 
 from django.conf import settings
 
+from core.names import split_name
 from core.partial_dates import PartialDate
 from harvest.models import Source
 from harvest.sources import Found, Warn, found_work
@@ -25,6 +26,7 @@ from publications.importing.records import (
     stated_status,
     valid_issns,
 )
+from publications.importing.titles import clean_text
 from publications.models import Publication
 
 PER_PAGE = 200
@@ -37,6 +39,18 @@ KINDS = {
     ("book", None): Kind.BOOK,
     ("dissertation", None): Kind.THESIS,
     ("report", None): Kind.REPORT,
+    ("review", "journal"): Kind.JOURNAL,  # a review article
+    ("letter", "journal"): Kind.JOURNAL,
+}
+# OpenAlex's types of works that are no one's paper: counted in the report, not harvested.
+SKIPPED = {
+    "peer-review",
+    "paratext",
+    "erratum",
+    "retraction",
+    "supplementary-materials",
+    "libguides",
+    "grant",
 }
 
 
@@ -95,7 +109,7 @@ def read_work(work: object, warn: Warn) -> Found | None:
     work_id = data.text("id").rsplit("/", 1)[-1]
     if work_id:
         record.label = f"OpenAlex work {work_id}"
-    record.title = data.text("title") or data.text("display_name")
+    record.title = clean_text(data.text("title") or data.text("display_name"))
     record.doi = clean_doi(data.text("doi"))
     record.arxiv_id = arxiv_id_of_doi(record.doi)
     location = Fields(data.obj("primary_location"), record, "primary_location: ")
@@ -106,7 +120,7 @@ def read_work(work: object, warn: Warn) -> Found | None:
     record.status = stated_status(record.kind)
     if work_type == "preprint":
         record.status = Publication.Status.PREPRINT
-    record.venue_name = venue.text("display_name")
+    record.venue_name = clean_text(venue.text("display_name"))
     record.issns = valid_issns(venue.items("issn"))
     record.date = _date(data.text("publication_date"), data.whole_number("publication_year"))
     biblio = Fields(data.obj("biblio"), record, "biblio: ")
@@ -118,8 +132,9 @@ def read_work(work: object, warn: Warn) -> Found | None:
     for authorship in data.items("authorships"):
         authorship = Fields(authorship, record, "authorship: ")
         author = Fields(authorship.obj("author"), record, "author: ")
-        name = authorship.text("raw_author_name") or author.text("display_name")
-        given, _, family = name.rpartition(" ")
+        given, family = split_name(
+            clean_text(authorship.text("raw_author_name") or author.text("display_name"))
+        )
         record.authors.append(
             AuthorRecord(
                 given=given,
@@ -130,7 +145,8 @@ def read_work(work: object, warn: Warn) -> Found | None:
         )
     check(record)
     ids = {"openalex": work_id, "doi": record.doi, "arxiv": record.arxiv_id}
-    return found_work(Source.OPENALEX, work_id, record, ids, warn)
+    skipped = work_type if work_type in SKIPPED else ""
+    return found_work(Source.OPENALEX, work_id, record, ids, warn, skipped=skipped)
 
 
 def _date(text: str, year: int | None) -> PartialDate | None:

@@ -9,8 +9,8 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.views.generic import ListView
 
-from core.feeds import PartialDateFeed
 from core import queries
+from core.feeds import PartialDateFeed
 from core.markup import render_inline_markdown
 from lab.models import LabSettings
 from people.models import NewsItem

@@ -23,18 +23,11 @@ from core.identifiers import (
     SemanticScholarAuthorField,
 )
 from core.languages import translated
-from core.names import initials
+from core.names import initials, split_name  # split_name: re-exported for the apps
 from core.partial_dates import PartialDateField, format_range, has_ended
 from lab.models import MemberRole
 
 PHOTO_SIZES = (480, 192)  # profile header and team card, both at twice their CSS size
-
-
-def split_name(name):
-    """("Teng", "Ma") from "Teng Ma", ("Jan Hendrik", "Kim") from "Jan Hendrik Kim": the last
-    word is the family name, as author lists print Latin names. ("", "Ma") for one word."""
-    given, _, family = name.strip().rpartition(" ")
-    return given.strip(), family
 
 
 def shows_page(slug, is_published):

@@ -8,12 +8,10 @@ import re
 from collections.abc import Callable
 
 import bibtexparser
-from bibtexparser.middlewares.names import (
-    parse_single_name_into_parts,
-    split_multiple_persons_names,
-)
+from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry
 
+from core.names import split_name
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
 from lab.models import LabSettings
@@ -184,13 +182,9 @@ def bibtex_record(
 
 @functools.lru_cache(maxsize=20_000)  # a lab's names recur on most entries of a file
 def _name_parts(name: str) -> tuple[str, str]:
-    """(given, family) as BibTeX splits a name, before LaTeX is decoded, so braces still
-    protect "{Barnes and Noble}"."""
-    parts = parse_single_name_into_parts(name, strict=False)
-    family = " ".join([*parts.von, *parts.last])
-    if parts.jr:
-        family = f"{family}, {' '.join(parts.jr)}"
-    return " ".join(parts.first), family
+    """(given, family) by the one splitter (BibTeX's rule, and capitalized particles: "Adrian
+    Del Maestro"), before LaTeX is decoded, so braces still protect "{Barnes and Noble}"."""
+    return split_name(name)
 
 
 def _unenclosed(value: str) -> str:

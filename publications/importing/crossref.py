@@ -26,7 +26,7 @@ from publications.importing.records import (
     stated_status,
     valid_issns,
 )
-from publications.importing.titles import markup_to_text
+from publications.importing.titles import clean_text
 
 CROSSREF_WORKS = settings.CROSSREF_URL + "/works/"
 CROSSREF_KINDS = {
@@ -69,14 +69,14 @@ def crossref_record(work: object, fallback_label: str) -> Record:
         record.label = f"DOI {record.doi}"
     elif raw_doi:
         record.problems.append(f"invalid DOI “{raw_doi[:200]}”")
-    title = squash(markup_to_text(work.text("title", first=True)))
-    subtitle = squash(markup_to_text(work.text("subtitle", first=True)))
+    title = clean_text(work.text("title", first=True))
+    subtitle = clean_text(work.text("subtitle", first=True))
     record.title = f"{title}: {subtitle}" if title and subtitle else title
     crossref_type = work.text("type")
     record.kind = CROSSREF_KINDS.get(crossref_type, "")
     record.status = stated_status(record.kind)
-    record.venue_name = work.text("container-title", first=True)
-    record.venue_short = work.text("short-container-title", first=True)
+    record.venue_name = clean_text(work.text("container-title", first=True))
+    record.venue_short = clean_text(work.text("short-container-title", first=True))
     if not record.venue_name and record.kind == Kind.PREPRINT:
         # Posted content names its server as the "institution" (arXiv, bioRxiv, SSRN…).
         institutions = work.items("institution")
@@ -104,8 +104,8 @@ def crossref_record(work: object, fallback_label: str) -> Record:
         first = affiliations[0] if affiliations and isinstance(affiliations[0], dict) else {}
         record.authors.append(
             AuthorRecord(
-                given=author.text("given"),
-                family=author.text("family") or author.text("name"),
+                given=clean_text(author.text("given")),
+                family=clean_text(author.text("family") or author.text("name")),
                 orcid=clean_orcid(author.text("ORCID")),
                 affiliation=Fields(first, record, f"author {number}: ").text("name"),
             )

@@ -18,6 +18,7 @@ from publications.importing.records import (
     clean_doi,
     stated_status,
 )
+from publications.importing.titles import clean_text
 from publications.models import Publication
 
 ORCID_WORKS = settings.ORCID_API_URL + "/{orcid}/works"
@@ -84,12 +85,12 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     """What ORCID's summary of a work says (its list gives no authors: the person stands
     between unlisted ones), for a work without a DOI or for the harvester."""
     title = Fields(summary.obj("title"), record).obj("title")
-    record.title = Fields(title, record, "title: ").text("value")
+    record.title = clean_text(Fields(title, record, "title: ").text("value"))
     if record.title:
         record.label = f"ORCID work “{record.title[:60]}”"
     record.kind = ORCID_KINDS.get(summary.text("type"), "")
     record.status = stated_status(record.kind)
-    record.venue_name = Fields(summary.obj("journal-title"), record).text("value")
+    record.venue_name = clean_text(Fields(summary.obj("journal-title"), record).text("value"))
     record.arxiv_id = ids.get("arxiv", "").removeprefix("arXiv:")
     given, family = split_name(person.name)
     record.authors = [
@@ -110,5 +111,5 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     try:
         record.date = PartialDate(*parts) if parts else None
     except (ValueError, OverflowError):
-        record.problems.append(f"unreadable date “{'-'.join(map(str, parts))}”")
+        record.dropped.append(f"date: unreadable “{'-'.join(map(str, parts))}”")
     check(record)

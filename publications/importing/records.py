@@ -207,9 +207,45 @@ class Fields:
 MAX_AUTHORS = 10_000
 
 
+# Preprint servers as sources spell them ("arXiv (Cornell University)", "Research Square
+# (Research Square)", "CoRR", "SSRN Electronic Journal"), each named one way.
+PREPRINT_SERVERS = {
+    name.casefold(): name
+    for name in (
+        "arXiv",
+        "bioRxiv",
+        "medRxiv",
+        "ChemRxiv",
+        "TechRxiv",
+        "PsyArXiv",
+        "SocArXiv",
+        "EarthArXiv",
+        "engrXiv",
+        "SSRN",
+        "Research Square",
+        "Preprints.org",
+        "OSF Preprints",
+        "Authorea",
+        "PeerJ Preprints",
+    )
+} | {"corr": "arXiv", "ssrn electronic journal": "SSRN", "preprints": "Preprints.org"}
+_HOST_NOTE = re.compile(r"\s*\([^()]*\)$")  # "(Cornell University)" after a server's name
+
+
+def preprint_server(name: str, arxiv_id: str = "") -> str:
+    """The server a preprint is on, named one way ("arXiv (Cornell University)" → "arXiv");
+    "arXiv" for a preprint with an arXiv id and no server named; another name as given."""
+    if not name:
+        return "arXiv" if arxiv_id else ""
+    return PREPRINT_SERVERS.get(_HOST_NOTE.sub("", name).casefold(), name)
+
+
 def check(record: Record) -> None:
     """The problems every source shares: a work needs a title and a named author, and an
-    author list a page can hold."""
+    author list a page can hold. A preprint's server is named one way here, for every
+    source alike."""
+    if record.kind == Kind.PREPRINT or record.status == Publication.Status.PREPRINT:
+        record.venue_name = preprint_server(record.venue_name, record.arxiv_id)
     if not record.title and not (record.kind == Kind.PATENT and record.patent_number):
         record.problems.append("it has no title")
     if not any(not a.is_unlisted for a in record.authors):

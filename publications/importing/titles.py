@@ -6,6 +6,8 @@ import html
 import re
 from dataclasses import dataclass, field
 
+from publications.importing.latex import pylatexenc_text
+from publications.importing.records import squash
 from publications.models import Publication
 
 # An inline formula often carries its formula twice (<alternatives>: TeX and MathML);
@@ -39,6 +41,38 @@ def markup_to_text(text: str) -> str:
     text = _TEX_MATH.sub(lambda m: _CDATA.sub(r"\1", m[1]), text)
     text = _MATHML.sub(lambda m: _TAG.sub("", m[0]), text)
     return html.unescape(_TAG.sub("", text))
+
+
+# Inline math as arXiv and OpenAlex titles write it: "$\\alpha$-helix", "Spin-$\\frac{1}{2}$".
+# A "$" opens math only before a non-space and closes it only after one, so prices
+# ("$5 and $10") stay text.
+_INLINE_MATH = re.compile(r"\$(?=\S)([^$]{1,200}?)(?<=\S)\$")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[\da-f]{1,6}|[a-z][a-z\d]{1,31});", re.I)
+
+
+def clean_text(text: str) -> str:
+    """A title, venue or name as a page shows it, from whatever a source wrote: markup read
+    (`markup_to_text`), HTML entities decoded, twice-escaped ones ("S&amp;amp;P500") too,
+    inline TeX math read to Unicode ("$\\alpha$" → "α", "$\\frac{1}{2}$" → "1/2"), on one
+    line. Every reader passes its titles, venues and names through this one function."""
+    if not text:
+        return ""
+    for _ in range(3):  # markup or "&" escaped once more ("&lt;i&gt;", "&amp;amp;")
+        text = markup_to_text(text)
+        if not _ENTITY.search(text):
+            break
+        text = html.unescape(text)
+    text = markup_to_text(text)
+    if "$" in text:
+        text = _INLINE_MATH.sub(_math_text, text)
+    return squash(text)
+
+
+def _math_text(match: re.Match[str]) -> str:
+    try:
+        return squash(pylatexenc_text(match[0])) or match[0]
+    except ValueError:
+        return match[0]
 
 
 # The words of tags, by where what they say belongs. Matched whole, case-insensitively.

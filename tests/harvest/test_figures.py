@@ -15,13 +15,21 @@ from tests.factories import ProjectFactory, authored
 pytestmark = pytest.mark.django_db
 
 
-def counts(services, **by_doi):
+def counts(services, by_year=None, **by_doi):
+    """OpenAlex's answer for the DOIs' counts; `by_year`: {doi: [(year, cited that year)]}."""
     services.counts_file.write_text(
         json.dumps(
             {
                 "meta": {"count": len(by_doi)},
                 "results": [
-                    {"doi": f"https://doi.org/{doi.replace('_', '/')}", "cited_by_count": n}
+                    {
+                        "doi": f"https://doi.org/{doi.replace('_', '/')}",
+                        "cited_by_count": n,
+                        "counts_by_year": [
+                            {"year": year, "cited_by_count": cited}
+                            for year, cited in (by_year or {}).get(doi, [])
+                        ],
+                    }
                     for doi, n in by_doi.items()
                 ],
             }
@@ -141,6 +149,43 @@ def test_the_profile_charts_the_citations_read_over_the_years(
 
     page = client.get("/people/heather-piwowar/").content.decode()
     assert "Citations as read by the end of each year: 2025: 32, 2026: 57" in page
+
+
+def test_a_new_sites_first_harvest_charts_the_citation_history_openalex_gives(
+    services, piwowar, papers, client, monkeypatch
+):
+    # OpenAlex lists the citations each year brought (newest first, as it answers)
+    history = {
+        "10.1234_paper.1": [(2026, 10), (2025, 12), (2024, 8)],
+        "10.1234_paper.2": [(2026, 1), (2025, 2)],
+    }
+    counts(services, history, **{"10.1234_paper.1": 30, "10.1234_paper.2": 3})
+
+    harvest_on(datetime.date(2026, 6, 1), monkeypatch)
+
+    page = client.get("/people/heather-piwowar/").content.decode()
+    # paper 1: 30 now, 20 by the end of 2025, 8 by 2024's; paper 2: 3 now, 2, 0
+    assert "Citations as read by the end of each year: 2024: 8, 2025: 22, 2026: 33" in page
+    readings = CitationReading.objects.filter(publication=papers[0]).order_by("read_on")
+    assert [(r.read_on.isoformat(), r.count) for r in readings] == [
+        ("2024-12-31", 8),
+        ("2025-12-31", 20),
+        ("2026-06-01", 30),
+    ]
+
+
+def test_a_later_harvest_adds_a_reading_and_rewrites_no_history(
+    services, piwowar, papers, monkeypatch
+):
+    history = {"10.1234_paper.1": [(2025, 12), (2024, 8)]}
+    counts(services, history, **{"10.1234_paper.1": 20})
+    harvest_on(datetime.date(2026, 6, 1), monkeypatch)
+    counts(services, {"10.1234_paper.1": [(2026, 40), (2025, 99)]}, **{"10.1234_paper.1": 60})
+
+    harvest_on(datetime.date(2026, 9, 1), monkeypatch)
+
+    readings = CitationReading.objects.filter(publication=papers[0]).order_by("read_on")
+    assert [r.count for r in readings] == [8, 20, 20, 60]
 
 
 def test_citations_by_year_carries_a_paper_not_read_again():

@@ -196,3 +196,18 @@ def test_a_member_accepting_a_work_that_is_now_someone_elses_paper_is_refused(
     assert "a paper you are not an author of" in page
     paper.refresh_from_db()
     assert paper.volume == "" and Candidate.objects.get(pk=candidate.pk).status == "open"
+
+
+def test_once_the_journal_version_is_accepted_its_preprints_review_offers_the_merge_into_it(
+    harvested, cast, client
+):
+    client.force_login(cast["admin"])
+    journal = next(c for c in harvested.values() if c.title.startswith("The state of OA"))
+    preprint = next(c for c in harvested.values() if c.title.startswith("The State of OA"))
+    assert preprint.version_of_candidate == journal
+    client.post(review_url(journal), {"action": "accept"})
+    paper = Publication.objects.get(doi="10.7717/peerj.4375")
+
+    page = client.get(review_url(preprint)).content.decode()
+
+    assert f'<option value="{paper.pk}" selected>' in page

@@ -53,6 +53,19 @@ def test_bibtex_entries_are_decoded_to_unicode_with_both_name_orders():
     assert importing.plan([record])[0].candidate.venue.short_name == "ASPLOS"
 
 
+def test_bibtex_names_given_first_keep_capitalized_particles_in_the_family_name():
+    (record,) = _records(
+        "@article{a, title={T}, year={2020}, journal={J},"
+        " author={Adrian Del Maestro and Luca De Siena and {\\'E}mile Van Den Berg}}"
+    )
+
+    assert [(a.given, a.family) for a in record.authors] == [
+        ("Adrian", "Del Maestro"),
+        ("Luca", "De Siena"),
+        ("Émile", "Van Den Berg"),
+    ]
+
+
 def test_arxiv_misc_entry_becomes_a_preprint_and_others_an_unlisted_row():
     record = _records(GOOD)[1]
 
