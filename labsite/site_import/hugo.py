@@ -33,6 +33,7 @@ from labsite.site_import.site import (
 )
 from publications.exports import CSL_TYPES
 from publications.importing import AuthorRecord, Record, read_bibtex
+from publications.importing.records import clean_doi
 from publications.models import Publication
 
 GENERATOR = "Hugo Blox"
@@ -363,7 +364,7 @@ def _is_organisation(site: Site, person: SitePerson, values: dict[str, Any]) -> 
     if person.groups or values.get("first_name") or values.get("last_name"):
         return False
     name = person.name.casefold()
-    return bool(name and (name == site.title.casefold() or ORGANISATION.search(person.name)))
+    return bool(name and ORGANISATION.search(person.name))
 
 
 def _author_file(site: Site, path: Path) -> None:
@@ -479,8 +480,14 @@ def _publication(site: Site, path: Path) -> None:
             records = read_bibtex(read_text(site, bib), site.name(bib))
         except Unreadable as unreadable:
             site.skipped.append(f"{unreadable} (the page's own fields are read instead)")
+    if records and records[0].problems:  # what the site shows is the page, not its cite.bib
+        site.no_home.append(
+            f"{site.name(bib)}: not read ({'; '.join(records[0].problems)}); the page's own "
+            "fields are"
+        )
+        records = []
     record = records[0] if records else Record(label=name)
-    record.title = record.title or plain(values.get("title"))
+    record.title = plain(values.get("title")) or record.title  # the title the site shows
     types = _list(values.get("publication_types"))
     if not records:
         kind = str(types[0]) if types else ""
@@ -488,7 +495,10 @@ def _publication(site: Site, path: Path) -> None:
         record.venue_name = plain(values.get("publication")).removeprefix("In ").strip()
         record.venue_short = plain(values.get("publication_short")).removeprefix("In ").strip()
         record.date = date_of(values.get("date"))
-        record.doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+        doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+        record.doi = clean_doi(doi)
+        if doi and not record.doi:
+            record.dropped.append(f"invalid DOI “{doi[:200]}” (dropped)")
     hugoblox = values.get("hugoblox") if isinstance(values.get("hugoblox"), dict) else {}
     ids = hugoblox.get("ids") if isinstance(hugoblox.get("ids"), dict) else {}
     for field, value in {**_links(values), "arxiv_id": ids.get("arxiv") or ""}.items():
