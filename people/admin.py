@@ -179,7 +179,7 @@ class PersonAdmin(LabModelAdmin):
                 "fields": [
                     ("role", "display_order"),
                     ("member_since", "member_until"),
-                    "alumni_destination",
+                    ("has_left", "alumni_destination"),
                     "is_published",
                 ]
             },

@@ -1,28 +1,35 @@
-"""An al-folio (Jekyll) site: `_config.yml`, `_pages/about.md`, `_data/socials.yml`,
-`_data/cv.yml` or `assets/json/resume.json`, `_data/coauthors.yml`, `_news/`, `_projects/`
-and `_bibliography/*.bib`. al-folio is a one-person site: everything belongs to its owner."""
+"""An al-folio (Jekyll) site, v0.3 (2020) to v0.16 (2026): `_config.yml`, `_pages/about.md`,
+`_data/socials.yml`, `_data/cv.yml` (RenderCV, or the older list of sections) or
+`assets/json/resume.json`, `_pages/profiles.md`, `_data/coauthors.yml`,
+`_data/repositories.yml`, `_news/`, `_posts/`, `_projects/`, `_teachings/` and
+`_bibliography/*.bib`. al-folio is a one-person site: everything belongs to its owner."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from labsite.site_import.site import (
     Site,
+    SiteCourse,
     SiteNews,
+    SitePage,
     SitePerson,
-    SiteProblem,
+    SitePost,
     SiteProject,
+    Unreadable,
     add_link,
     clean_markdown,
     date_of,
     front_matter,
     inside,
+    is_hidden,
     load_yaml,
     plain,
+    read_publications,
     read_text,
     web_url,
 )
-from publications.importing import read_bibtex
 
 GENERATOR = "al-folio"
 IMAGES = ("assets/img", "assets/images", "img")
@@ -49,6 +56,34 @@ SOCIAL_LABELS = {
 }
 # Display settings, not facts about the person: read and left alone without a word.
 SOCIAL_SETTINGS = {"rss_icon", "enable_social"}
+# The template's own description of itself, which a site that never changed it still carries.
+TEMPLATE_DESCRIPTION = re.compile(r"simple,? whitespace theme for academics", re.I)
+# cv.yml's sections (either form), by the words of their headings as sites write them.
+SECTIONS = (
+    ("teaching", re.compile(r"teaching|courses", re.I)),
+    ("education", re.compile(r"education|academic background|degrees", re.I)),
+    ("awards", re.compile(r"award|honou?r|grant|fellowship|scholarship|prize|funding", re.I)),
+    (
+        "experience",
+        re.compile(r"experience|employment|position|appointment|^work$|volunteer|career", re.I),
+    ),
+)
+
+
+def _section(heading: str) -> str:
+    return next((kind for kind, words in SECTIONS if words.search(heading)), "")
+
+
+# Pages whose collection they show: the collection is hidden when the page is.
+COLLECTION_PAGES = {
+    "cv.md": "cv",
+    "projects.md": "projects",
+    "teaching.md": "teaching",
+    "repositories.md": "repositories",
+    "blog.md": "posts",
+    "news.md": "news",
+}
+HANDLED_PAGES = {"about.md", "profiles.md", "404.md"}
 
 
 def is_site(root: Path) -> bool:
@@ -59,55 +94,78 @@ def read(site: Site, owner_name: str = "") -> None:
     config = _config(site)
     owner = SitePerson(key="owner", name="", source="_config.yml", is_owner=True)
     site.people.append(owner)
-    _about(site, owner)
+    hidden = _hidden_collections(site)
+    site.each([site.root / "_pages" / "about.md"], lambda path: _about(site, owner, path))
     parts = (str(config.get(p) or "").strip() for p in ("first_name", "middle_name", "last_name"))
-    name = " ".join(part for part in parts if part)
-    owner.name = owner_name or name or owner.name
+    owner.name = owner_name or owner.name or " ".join(part for part in parts if part)
     if not owner.name:
-        raise SiteProblem(
-            "The site does not name its owner (no first_name and last_name in _config.yml); "
-            "give the name with --name."
+        owner.name = "Owner"
+        site.skip(
+            "_config.yml",
+            "the site does not name its owner (no first_name and last_name); the profile is "
+            "“Owner” until renamed (or give the name with --name)",
         )
-    scholar = config.get("scholar") or {}
+    _site_name(site, config, owner)
+    scholar = config.get("scholar") if isinstance(config.get("scholar"), dict) else {}
     lasts, firsts = scholar.get("last_name") or [], scholar.get("first_name") or []
     for last in lasts if isinstance(lasts, list) else [lasts]:
         for first in firsts if isinstance(firsts, list) else [firsts]:
-            owner.name_variants.append(f"{first} {last}")
-    socials = _data(site, "socials.yml")
-    _socials(site, owner, {**_config_socials(config), **socials}, "_data/socials.yml")
-    _cv(site, owner)
-    coauthors = _data(site, "coauthors.yml")
-    if coauthors:
-        site.no_home.append(
-            f"_data/coauthors.yml: pages of {len(coauthors)} outside authors (outside authors "
-            "are kept as printed names, without pages)"
-        )
-    _news(site)
-    _projects(site)
+            owner.name_variants.append(f"{plain(first)} {plain(last)}")
+    socials: dict[str, Any] = _config_socials(config)
+    site.each(_data_files(site, "socials.yml"), lambda path: socials.update(_mapping(site, path)))
+    _socials(site, owner, socials, "_data/socials.yml")
+    _cv(site, owner, hidden="cv" in hidden)
+    site.each(_data_files(site, "coauthors.yml"), lambda path: _coauthors(site, path))
+    site.each(_data_files(site, "repositories.yml"), lambda path: _repositories(site, owner, path))
+    site.each(_data_files(site, "teaching.yml"), lambda path: _teaching_data(site, path))
+    site.each([site.root / "_pages" / "profiles.md"], lambda path: _profiles(site, owner, path))
+    _collection(site, "_news", hidden="news" in hidden, read_one=_news_item)
+    _collection(site, "_projects", hidden="projects" in hidden, read_one=_project)
+    _collection(site, "_posts", hidden="posts" in hidden, read_one=_post)
+    _collection(site, "_teachings", hidden="teaching" in hidden, read_one=_course)
     for path in sorted((site.root / "_bibliography").glob("*.bib")):
-        site.records += read_bibtex(read_text(site, path), site.name(path))
-    _unread(site)
+        if site.is_template(path):
+            site.leftover(path, "the template's sample papers")
+        else:
+            site.each([path], lambda path: read_publications(site, path))
+    site.each(_own_pages(site), lambda path: _page(site, path))
+    for folder in ("_books",):
+        pages = list((site.root / folder).glob("*.md"))
+        if pages:
+            site.no_home.append(f"{folder}: {len(pages)} pages (labsite keeps no books)")
 
 
-def _unread(site: Site) -> None:
-    """What else the site holds that is not read, named so that nothing goes silently: blog
-    posts, its GitHub repositories list, and pages of their own with text."""
-    posts = [p for p in (site.root / "_posts").glob("*") if p.suffix in (".md", ".html")]
-    if posts:
-        site.no_home.append(f"_posts: {len(posts)} blog posts (not read)")
-    if (site.root / "_data" / "repositories.yml").is_file():
-        site.no_home.append("_data/repositories.yml: the repositories list (not read)")
-    for path in sorted((site.root / "_pages").glob("*.md")):
-        if path.name != "about.md" and clean_markdown(front_matter(site, path)[1]):
-            site.no_home.append(f"{site.name(path)}: a page of its own (not read)")
+def _data_files(site: Site, name: str) -> list[Path]:
+    path = site.root / "_data" / name
+    if not path.is_file():
+        return []
+    if site.is_template(path):
+        site.leftover(path, "the template's sample data")
+        return []
+    return [path]
+
+
+def _mapping(site: Site, path: Path) -> dict[str, Any]:
+    values = load_yaml(site, path) or {}
+    if not isinstance(values, dict):
+        raise Unreadable(site.name(path), "not a set of fields")
+    return values
 
 
 def _config(site: Site) -> dict[str, Any]:
     path = site.root / "_config.yml"
-    config = load_yaml(site, path) if path.is_file() else {}
-    if not isinstance(config, dict):
-        raise SiteProblem("_config.yml is not a set of settings.")
+    config: dict[str, Any] = {}
+    site.each([path] if path.is_file() else [], lambda p: config.update(_mapping(site, p)))
     return config
+
+
+def _site_name(site: Site, config: dict[str, Any], owner: SitePerson) -> None:
+    """The site's title (al-folio writes "blank" for "the owner's name") and description."""
+    title = plain(config.get("title"))
+    site.title = title if title and title.lower() != "blank" else owner.name
+    description = plain(config.get("description"))
+    if description and not TEMPLATE_DESCRIPTION.search(description):
+        site.tagline = description
 
 
 def _config_socials(config: dict[str, Any]) -> dict[str, Any]:
@@ -115,14 +173,27 @@ def _config_socials(config: dict[str, Any]) -> dict[str, Any]:
     return {key: config[key] for key in (*SOCIALS, "email") if config.get(key)}
 
 
-def _data(site: Site, name: str) -> Any:
-    path = site.root / "_data" / name
-    return load_yaml(site, path) if path.is_file() else {}
+def _hidden_collections(site: Site) -> set[str]:
+    """The collections whose page the site hides from its menu (`nav: false`): the template's
+    samples a site keeps but does not show."""
+    hidden = set()
+    for name, collection in COLLECTION_PAGES.items():
+        path = site.root / "_pages" / name
+        if path.is_file():
+            try:
+                front, _ = front_matter(site, path)
+            except Unreadable:
+                continue
+            if is_hidden(front):
+                hidden.add(collection)
+    return hidden
 
 
-def _about(site: Site, owner: SitePerson) -> None:
-    path = site.root / "_pages" / "about.md"
+def _about(site: Site, owner: SitePerson, path: Path) -> None:
     if not path.is_file():
+        return
+    if site.is_template(path):
+        site.leftover(path, "the template's sample owner")
         return
     owner.source = site.name(path)
     front, body = front_matter(site, path)
@@ -186,9 +257,7 @@ def _schema_markup(site: Site, owner: SitePerson, markup: Any) -> None:
             )
 
 
-def _socials(site: Site, owner: SitePerson, socials: Any, source: str) -> None:
-    if not isinstance(socials, dict):
-        raise SiteProblem(f"{source} is not a set of links.")
+def _socials(site: Site, owner: SitePerson, socials: dict[str, Any], source: str) -> None:
     for key, value in socials.items():
         if key in SOCIAL_SETTINGS or value in (None, "", False):
             continue
@@ -205,113 +274,189 @@ def _socials(site: Site, owner: SitePerson, socials: Any, source: str) -> None:
             site.no_home.append(f"{source}: {key}")
 
 
-def _cv(site: Site, owner: SitePerson) -> None:
-    """Education, experience and awards from _data/cv.yml, else assets/json/resume.json."""
+def _cv(site: Site, owner: SitePerson, *, hidden: bool) -> None:
+    """Education, experience, awards and teaching from _data/cv.yml, else
+    assets/json/resume.json; neither when the site hides its CV page or keeps the
+    template's."""
     cv_path = site.root / "_data" / "cv.yml"
     resume_path = site.root / "assets" / "json" / "resume.json"
-    if cv_path.is_file():
-        if resume_path.is_file():
+    found = [p for p in (cv_path, resume_path) if p.is_file()]
+    for path in found:
+        if site.is_template(path):
+            site.leftover(path, "the template's sample CV")
+        elif hidden:
+            site.leftover(path, "a CV the site hides from its menu (_pages/cv.md has nav: false)")
+    found = [p for p in found if not hidden and not site.is_template(p)]
+    if not found:
+        return
+    if found[0] == cv_path:
+        site.each([cv_path], lambda path: _cv_yml(site, owner, load_yaml(site, path), path))
+        if len(found) > 1:
             site.no_home.append(
                 "assets/json/resume.json: not read, as _data/cv.yml says the same and is read"
             )
-        _rendercv(site, owner, load_yaml(site, cv_path), "_data/cv.yml")
-    elif resume_path.is_file():
-        try:
-            resume = json.loads(read_text(site, resume_path))
-        except ValueError:
-            raise SiteProblem("assets/json/resume.json is not readable JSON.") from None
-        _json_resume(site, owner, resume, "assets/json/resume.json")
+    else:
+        site.each([resume_path], lambda path: _resume(site, owner, path))
 
 
-def _rendercv(site: Site, owner: SitePerson, data: Any, source: str) -> None:
-    """al-folio's cv.yml: {cv: {name, email, social_networks, sections: {Education: […]}}}."""
+def _cv_yml(site: Site, owner: SitePerson, data: Any, path: Path) -> None:
+    """al-folio's cv.yml: {cv: {name, email, social_networks, sections: {Education: […]}}}
+    (RenderCV, since v0.14), or before it a list of {title, type, contents}."""
+    source = site.name(path)
     if isinstance(data, list):
         _older_cv(site, owner, data, source)
         return
     cv = data.get("cv") if isinstance(data, dict) else None
     if not isinstance(cv, dict):
-        raise SiteProblem(f"{source} has no “cv” section.")
+        raise Unreadable(source, "it has no “cv” section")
     owner.email = owner.email or str(cv.get("email") or "")
     if not owner.bio and cv.get("summary"):
         owner.bio = str(cv["summary"])
-    for section, rows in (cv.get("sections") or {}).items():
+    sections = cv.get("sections") if isinstance(cv.get("sections"), dict) else {}
+    for section, rows in sections.items():
         rows = rows if isinstance(rows, list) else []
-        key = str(section).strip().lower()
+        key = _section(plain(section))
         if key == "education":
             owner.education += [
                 _education(r, "studyType", "area", "start_date", "end_date") for r in rows
             ]
+        elif key == "teaching":
+            for row in rows:
+                _course_row(site, row, source)
         elif key == "experience":
             owner.experience += [_experience(r, "start_date", "end_date") for r in rows]
-        elif key in ("awards", "honors", "honors and awards"):
+        elif key == "awards":
             owner.awards += [_award(r) for r in rows]
         else:
             site.no_home.append(f"{source}: the section “{section}” ({len(rows)} entries)")
 
 
 def _older_cv(site: Site, owner: SitePerson, sections: list[Any], source: str) -> None:
-    """al-folio's cv.yml before RenderCV: [{title, type, contents}], an education
-    time_table holding {title, institution, year: "2019 - 2023"}."""
+    """al-folio's cv.yml before RenderCV: [{title, type, contents}]; a time_table's rows hold
+    {title, institution, year: "2019 - 2023", description}, or {year, items} for honors."""
     for section in sections:
         if not isinstance(section, dict):
-            raise SiteProblem(f"{source}: a section is not a set of fields.")
+            site.skip(source, f"a section is not a set of fields ({plain(section)[:60]})")
+            continue
         title = plain(section.get("title"))
+        key = _section(title) or title.lower()
         rows = section.get("contents") if isinstance(section.get("contents"), list) else []
-        if title.lower() == "education" and section.get("type") == "time_table":
+        if key == "education":
+            owner.education += [_dated_row(row, "degree", "institution") for row in rows]
+        elif key == "teaching":
             for row in rows:
-                row = row if isinstance(row, dict) else {}
-                start, end = _years(row.get("year"))
-                owner.education.append(
-                    {
-                        "degree": plain(row.get("title")),
-                        "institution": plain(row.get("institution")),
-                        "location": "",
-                        "start": start,
-                        "end": end,
-                        "description": "\n".join(
-                            f"- {plain(d)}" for d in row.get("description") or []
-                        ),
-                    }
-                )
-        elif title.lower() == "general information":
+                _course_row(site, row, source)
+        elif key == "experience":
+            owner.experience += [_dated_row(row, "title", "organization") for row in rows]
+        elif key == "awards":
             for row in rows:
-                if isinstance(row, dict) and plain(row.get("name")) != "Full Name":
-                    site.no_home.append(f"{source}: {plain(row.get('name'))}")
+                owner.awards += _older_awards(row)
+        elif key == "general information":
+            for row in rows:
+                if isinstance(row, dict):
+                    _general(site, owner, row, source)
         else:
             site.no_home.append(f"{source}: the section “{title}” ({len(rows)} entries)")
 
 
+def _general(site: Site, owner: SitePerson, row: dict[str, Any], source: str) -> None:
+    name, value = plain(row.get("name")), plain(row.get("value"))
+    key = name.lower()
+    if key == "full name":
+        return
+    if key in ("email", "e-mail"):
+        owner.email = owner.email or value
+    elif key == "orcid":
+        owner.orcid = owner.orcid or value
+    elif key in ("website", "homepage"):
+        url = value if "://" in value else f"https://{value}"
+        add_link(owner, "homepage", url) or site.no_home.append(f"{source}: {name}")
+    elif key in ("current position", "position") and not owner.title:
+        owner.title = value[:200]
+    else:
+        site.no_home.append(f"{source}: {name}")
+
+
+def _dated_row(row: Any, what: str, where: str) -> dict[str, Any]:
+    row = row if isinstance(row, dict) else {"title": row}
+    start, end = _years(row.get("year"))
+    details = row.get("description") or []
+    details = details if isinstance(details, list) else [details]
+    return {
+        what: plain(row.get("title")),
+        where: plain(row.get("institution")),
+        "location": plain(row.get("location")),
+        "start": start,
+        "end": end,
+        "description": "\n".join(f"- {plain(d)}" for d in details if plain(d)),
+    }
+
+
+def _older_awards(row: Any) -> list[dict[str, Any]]:
+    """An older honors row: {year, items: [names]}, or {title, institution, year}."""
+    if not isinstance(row, dict):
+        return [{"name": plain(row), "awarded_by": "", "date": None}] if plain(row) else []
+    start, _ = _years(row.get("year"))
+    items = row.get("items")
+    if isinstance(items, list):
+        return [{"name": plain(i), "awarded_by": "", "date": start} for i in items if plain(i)]
+    name = plain(row.get("title") or row.get("name"))
+    awarder = plain(row.get("institution") or row.get("awarder"))
+    return [{"name": name, "awarded_by": awarder, "date": start}] if name else []
+
+
+_RANGE = re.compile(r"\s+(?:-|–|—|to)\s+|(?<=\d)\s*[-–—]\s*(?=\d|now|present|current)", re.I)
+
+
 def _years(text: Any) -> tuple[Any, Any]:
-    """ "2019 - 2023", "2024.7 - now", "2021": (start, end); "now" and "present" are no end."""
-    start, _, end = str(text or "").partition(" - ")
-    return date_of(start.strip()), date_of(end.strip())
+    """ "2019 - 2023", "Mar 2017 – Feb 2024", "2024.7 - now", "2021": (start, end); "now"
+    and "present" are no end."""
+    start, *end = _RANGE.split(str(text or "").strip(), maxsplit=1)
+    return date_of(start.strip()), date_of(end[0].strip()) if end else None
 
 
-def _json_resume(site: Site, owner: SitePerson, resume: Any, source: str) -> None:
+def _resume(site: Site, owner: SitePerson, path: Path) -> None:
+    """A JSON Resume (jsonresume.org, al-folio's assets/json/resume.json)."""
+    source = site.name(path)
+    try:
+        resume = json.loads(read_text(site, path))
+    except ValueError:
+        raise Unreadable(source, "not readable JSON") from None
     if not isinstance(resume, dict):
-        raise SiteProblem(f"{source} is not a JSON Resume.")
-    basics = resume.get("basics") or {}
+        raise Unreadable(source, "not a JSON Resume")
+    basics = resume.get("basics") if isinstance(resume.get("basics"), dict) else {}
     owner.email = owner.email or str(basics.get("email") or "")
+    owner.title = owner.title or plain(basics.get("label"))[:200]
+    if not owner.bio and basics.get("summary"):
+        owner.bio = str(basics["summary"])
+    for profile in basics.get("profiles") or []:
+        if isinstance(profile, dict) and profile.get("url"):
+            add_link(owner, str(profile.get("network") or ""), str(profile["url"]))
     for key, rows in resume.items():
         rows = rows if isinstance(rows, list) else []
-        if key == "basics":
-            continue
         if key == "education":
             owner.education += [
                 _education(r, "studyType", "area", "startDate", "endDate") for r in rows
             ]
-        elif key == "work":
+        elif key in ("work", "volunteer"):
             owner.experience += [_experience(r, "startDate", "endDate") for r in rows]
         elif key == "awards":
             owner.awards += [_award(r) for r in rows]
+        elif key == "interests":
+            owner.interests += [plain(r.get("name")) for r in rows if isinstance(r, dict)]
+        elif key == "publications" and rows:
+            site.no_home.append(
+                f"{source}: publications ({len(rows)} entries; the papers come from _bibliography)"
+            )
         elif rows:
             site.no_home.append(f"{source}: {key} ({len(rows)} entries)")
 
 
 def _details(row: dict[str, Any]) -> str:
     lines = [plain(row.get("summary"))] if row.get("summary") else []
-    lines += [f"- {plain(h)}" for h in row.get("highlights") or [] if plain(h)]
-    return "\n".join(lines)
+    highlights = row.get("highlights") or []
+    lines += [f"- {plain(h)}" for h in (highlights if isinstance(highlights, list) else [])]
+    return "\n".join(line for line in lines if line.strip("- "))
 
 
 def _education(row: Any, kind: str, area: str, start: str, end: str) -> dict[str, Any]:
@@ -331,7 +476,7 @@ def _experience(row: Any, start: str, end: str) -> dict[str, Any]:
     row = row if isinstance(row, dict) else {}
     return {
         "title": plain(row.get("position")),
-        "organization": plain(row.get("company") or row.get("name")),
+        "organization": plain(row.get("company") or row.get("name") or row.get("organization")),
         "location": plain(row.get("location")),
         "start": date_of(row.get(start)),
         "end": date_of(row.get(end)),
@@ -340,7 +485,7 @@ def _experience(row: Any, start: str, end: str) -> dict[str, Any]:
 
 
 def _award(row: Any) -> dict[str, Any]:
-    row = row if isinstance(row, dict) else {}
+    row = row if isinstance(row, dict) else {"name": row}
     return {
         "name": plain(row.get("title") or row.get("name")),
         "awarded_by": plain(row.get("awarder")),
@@ -348,41 +493,207 @@ def _award(row: Any) -> dict[str, Any]:
     }
 
 
-def _news(site: Site) -> None:
-    for path in sorted((site.root / "_news").glob("*.md")):
-        front, body = front_matter(site, path)
-        date = date_of(front.get("date")) or date_of(path.name[:10])
-        name = site.name(path)
-        if date is None:
-            site.problems.append(f"{name}: the news item has no date.")
-            continue
-        text = clean_markdown(body)
-        if front.get("title") and not front.get("inline"):
-            if text:
-                site.no_home.append(f"{name}: the announcement's body (its title is the news)")
-            text = plain(front["title"])
-        if text:
-            site.news.append(SiteNews(date=date, text=text, source=name))
-
-
-def _projects(site: Site) -> None:
-    for path in sorted((site.root / "_projects").glob("*.md")):
-        front, body = front_matter(site, path)
-        name = site.name(path)
-        title = plain(front.get("title"))
-        if not title:
-            site.problems.append(f"{name}: the project has no title.")
-            continue
-        description = plain(front.get("description"))
-        text = clean_markdown(body)
-        site.projects.append(
-            SiteProject(
-                title=title,
-                description="\n\n".join(t for t in (description, text) if t),
-                source=name,
-                url=web_url(front.get("redirect")),
-                tags=[plain(front["category"])] if front.get("category") else [],
-            )
+def _coauthors(site: Site, path: Path) -> None:
+    coauthors = load_yaml(site, path) or {}
+    if coauthors:
+        site.no_home.append(
+            f"{site.name(path)}: pages of {len(coauthors)} outside authors (outside authors "
+            "are kept as printed names, without pages)"
         )
-        if front.get("img"):
-            site.no_home.append(f"{name}: its image {front['img']} (projects have no image)")
+
+
+def _repositories(site: Site, owner: SitePerson, path: Path) -> None:
+    """_data/repositories.yml: GitHub repositories the owner shows (each a project with its
+    address) and GitHub users (named: one is the owner's own link already)."""
+    data = _mapping(site, path)
+    source = site.name(path)
+    for repo in data.get("github_repos") or []:
+        name = plain(repo)
+        if re.fullmatch(r"[\w.-]+/[\w.-]+", name):
+            site.projects.append(
+                SiteProject(
+                    title=name, description="", source=source, url=f"https://github.com/{name}"
+                )
+            )
+        elif name:
+            site.skip(source, f"“{name[:100]}” is not a GitHub repository (owner/name)")
+    users = [plain(u) for u in data.get("github_users") or [] if plain(u)]
+    own = {link[2].rstrip("/").rpartition("/")[2].lower() for link in owner.links}
+    others = [u for u in users if u.lower() not in own]
+    if others:
+        site.no_home.append(f"{source}: GitHub users {', '.join(others[:10])} (not people here)")
+
+
+def _teaching_data(site: Site, path: Path) -> None:
+    data = load_yaml(site, path)
+    rows = data if isinstance(data, list) else []
+    for row in rows:
+        _course_row(site, row, site.name(path))
+
+
+def _course_row(site: Site, row: Any, source: str) -> None:
+    row = row if isinstance(row, dict) else {"title": row}
+    title = plain(row.get("title") or row.get("name") or row.get("course"))
+    if not title:
+        return
+    start, end = _years(row.get("year") or row.get("date") or row.get("term"))
+    site.courses.append(
+        SiteCourse(
+            title=title,
+            source=source,
+            institution=plain(row.get("institution") or row.get("university")),
+            role=plain(row.get("role")),
+            start=start,
+            end=end,
+            description=clean_markdown(str(row.get("description") or "")),
+        )
+    )
+
+
+def _profiles(site: Site, owner: SitePerson, path: Path) -> None:
+    """_pages/profiles.md: al-folio's page of several people, each a page of _pages."""
+    if not path.is_file():
+        return
+    if site.is_template(path):
+        site.leftover(path, "the template's sample profiles page")
+        return
+    front, body = front_matter(site, path)
+    profiles = front.get("profiles") if isinstance(front.get("profiles"), list) else []
+    if not profiles:
+        if clean_markdown(body):
+            site.pages.append(_site_page(site, path, front, body))
+        return
+    for position, profile in enumerate(profiles):
+        if not isinstance(profile, dict) or not profile.get("content"):
+            continue
+        content = site.root / "_pages" / str(profile["content"])
+        if not content.is_file() or not content.resolve().is_relative_to(site.root.resolve()):
+            site.skip(site.name(path), f"the profile page {profile['content']} is not there")
+            continue
+        if site.is_template(content):
+            site.leftover(content, "the template's sample profile")
+            continue
+        values, text = front_matter(site, content)
+        name = plain(values.get("title"))
+        if not name or (position == 0 and name == owner.name):
+            continue
+        person = SitePerson(key=content.stem, name=name, source=site.name(content))
+        person.bio = clean_markdown(text)
+        if profile.get("image"):
+            person.photo = inside(site, str(profile["image"]), *IMAGES)
+        site.people.append(person)
+
+
+def _collection(site: Site, folder: str, *, hidden: bool, read_one: Any) -> None:
+    paths = sorted(p for p in (site.root / folder).glob("*") if p.suffix in (".md", ".html"))
+    if hidden and paths:
+        page = {"_news": "news.md", "_projects": "projects.md", "_posts": "blog.md"}.get(
+            folder, "teaching.md"
+        )
+        site.leftovers.append(
+            f"{folder}: {len(paths)} items the site hides from its menu (_pages/{page} has "
+            "nav: false)"
+        )
+        return
+    fresh = []
+    for path in paths:
+        if site.is_template(path):
+            site.leftover(path, "the template's sample")
+        else:
+            fresh.append(path)
+    site.each(fresh, lambda path: read_one(site, path))
+
+
+def _news_item(site: Site, path: Path) -> None:
+    front, body = front_matter(site, path)
+    date = date_of(front.get("date")) or date_of(path.name[:10])
+    name = site.name(path)
+    if date is None:
+        raise Unreadable(name, "the news item has no date")
+    text = clean_markdown(body)
+    if front.get("title") and not front.get("inline"):
+        if text:
+            site.no_home.append(f"{name}: the announcement's body (its title is the news)")
+        text = plain(front["title"])
+    if text:
+        site.news.append(SiteNews(date=date, text=text, source=name))
+
+
+def _project(site: Site, path: Path) -> None:
+    front, body = front_matter(site, path)
+    name = site.name(path)
+    title = plain(front.get("title"))
+    if not title:
+        raise Unreadable(name, "the project has no title")
+    description = plain(front.get("description"))
+    text = clean_markdown(body)
+    site.projects.append(
+        SiteProject(
+            title=title,
+            description="\n\n".join(t for t in (description, text) if t),
+            source=name,
+            url=web_url(front.get("redirect")),
+            tags=[plain(front["category"])] if front.get("category") else [],
+        )
+    )
+    if front.get("img"):
+        site.no_home.append(f"{name}: its image {front['img']} (projects have no image)")
+
+
+def _post(site: Site, path: Path) -> None:
+    front, body = front_matter(site, path)
+    name = site.name(path)
+    date = date_of(front.get("date")) or date_of(path.name[:10])
+    title = plain(front.get("title"))
+    if not title or date is None:
+        raise Unreadable(name, f"the post has no {'title' if not title else 'date'}")
+    site.posts.append(
+        SitePost(
+            title=title,
+            date=date,
+            body=clean_markdown(body),
+            source=name,
+            summary=plain(front.get("description")),
+            tags=_words(front.get("tags")) + _words(front.get("categories")),
+            url=web_url(front.get("redirect") or front.get("external_source")),
+        )
+    )
+
+
+def _words(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    return [plain(v) for v in value or [] if plain(v)] if isinstance(value, list) else []
+
+
+def _course(site: Site, path: Path) -> None:
+    front, body = front_matter(site, path)
+    row = {**front, "description": front.get("description") or body}
+    _course_row(site, row, site.name(path))
+
+
+def _own_pages(site: Site) -> list[Path]:
+    return [
+        path
+        for path in sorted((site.root / "_pages").glob("*.md"))
+        if path.name not in HANDLED_PAGES and not path.name.startswith("about_")
+    ]
+
+
+def _page(site: Site, path: Path) -> None:
+    if site.is_template(path):
+        site.leftover(path, "the template's sample page")
+        return
+    front, body = front_matter(site, path)
+    if clean_markdown(body):
+        site.pages.append(_site_page(site, path, front, body))
+
+
+def _site_page(site: Site, path: Path, front: dict[str, Any], body: str) -> SitePage:
+    return SitePage(
+        title=plain(front.get("title")) or path.stem,
+        body=clean_markdown(body),
+        source=site.name(path),
+        in_menu=not is_hidden(front),
+        order=front.get("nav_order") if isinstance(front.get("nav_order"), int) else None,
+    )

@@ -1,32 +1,39 @@
-"""A Hugo Blox site ("Academic", "academic-cv", research-group layouts): people in
-`data/authors/*.yaml` or `content/authors/*/_index.md`; `content/publication(s)/*/index.md`
-with `cite.bib` beside them; talks in `content/event(s)/`; `content/project(s)/`; news or
-posts; `content/experience.md`; `config/_default/params.yaml`."""
+"""A Hugo Blox site (Hugo Academic 4 (2019) through Wowchemy 5 to Hugo Blox 0.x (2026);
+"Academic", "academic-cv", "research-group" layouts, one language or several): people in
+`data/authors/*.yaml` or `content/authors/*/_index.md` (both schemas: `social`,
+`education.courses` and `user_groups` of Academic; `profiles`, list-form `education`,
+`work`, `awards` of Hugo Blox), `content/publication(s)/*/index.md` with `cite.bib` beside
+them, talks in `content/event(s)/`, `content/project(s)/`, posts, `content/experience.md`,
+and the site's title and description from its configuration."""
 
 import re
 from pathlib import Path
 from typing import Any
 
 from core.partial_dates import PartialDate
-from lab.models import MemberRole
 from labsite.site_import.site import (
     Site,
     SiteNews,
+    SitePage,
     SitePerson,
+    SitePost,
     SiteProblem,
     SiteProject,
     SiteTalk,
+    Unreadable,
     add_link,
     clean_markdown,
     date_of,
     front_matter,
-    load_yaml,
+    is_hidden,
+    load_data,
     plain,
     read_text,
     web_url,
 )
 from publications.exports import CSL_TYPES
 from publications.importing import AuthorRecord, Record, read_bibtex
+from publications.importing.records import clean_doi
 from publications.models import Publication
 
 GENERATOR = "Hugo Blox"
@@ -46,21 +53,6 @@ NUMBERED_KINDS = {
     "7": Publication.Kind.THESIS,
     "8": Publication.Kind.PATENT,
 }
-USER_GROUPS = {
-    "principal investigator": MemberRole.PI,
-    "principal investigators": MemberRole.PI,
-    "faculty": MemberRole.FACULTY,
-    "researchers": MemberRole.STAFF,
-    "research staff": MemberRole.STAFF,
-    "staff": MemberRole.STAFF,
-    "postdocs": MemberRole.POSTDOC,
-    "postdoctoral researchers": MemberRole.POSTDOC,
-    "grad students": MemberRole.PHD,
-    "phd students": MemberRole.PHD,
-    "masters students": MemberRole.MASTERS,
-    "undergraduate students": MemberRole.UNDERGRAD,
-    "visitors": MemberRole.VISITOR,
-}
 NOTES = {"equal contribution": "is_equal_contribution", "corresponding author": "is_corresponding"}
 LINK_FIELDS = {
     "pdf": "pdf_url",
@@ -70,6 +62,22 @@ LINK_FIELDS = {
     "project": "project_url",
     "site": "project_url",
 }
+# An author account that is the lab itself, not a person: its name says so.
+ORGANISATION = re.compile(
+    r"\b(?:lab|laboratory|group|team|center|centre|institute|department|society|"
+    r"consortium|initiative|admin|webmaster)\b|实验室|课题组|研究组|研究所|中心|团队",
+    re.I,
+)
+# A membership written as its organisation ("2015-2017", "2019 - present", "2021-"), as
+# lab sites on the People widget do to show years under a name.
+YEARS = re.compile(
+    r"^\s*((?:19|20)\d{2})\s*(?:[-–—~至到]\s*((?:19|20)\d{2}|now|present|至今)?)?\s*$", re.I
+)
+# Sections read (people, papers, talks, projects, posts) or settings of the page layout.
+READ = {
+    "authors", "publication", "publications", "event", "events", "talk", "talks", "project",
+    "projects", "news", "post", "posts", "blog", "home",  # home: the page's widget settings
+}  # fmt: skip
 
 
 def site_root(root: Path) -> Path | None:
@@ -89,60 +97,151 @@ def _is_hugo(folder: Path) -> bool:
 
 
 def read(site: Site, owner_name: str = "") -> None:
-    for path in sorted((site.root / "data" / "authors").glob("*.y*ml")):
-        site.people.append(_author_file(site, path))
-    for path in sorted((site.root / "content" / "authors").glob("*/_index.md")):
-        site.people.append(_author_page(site, path))
+    config = _config(site)
+    content = _content(site, config)
+    site.title = plain(config.get("title"))
+    params = config.get("params") if isinstance(config.get("params"), dict) else {}
+    seo = (
+        params.get("marketing", {}).get("seo", {})
+        if isinstance(params.get("marketing"), dict)
+        else {}
+    )
+    site.tagline = plain(
+        (seo.get("description") if isinstance(seo, dict) else "")
+        or params.get("description")
+        or params.get("tagline")
+    )[:300]
+    if isinstance(seo, dict) and plain(seo.get("site_name")):
+        site.title = plain(seo["site_name"])
+    authors = [
+        p
+        for p in sorted((site.root / "data" / "authors").glob("*"))
+        if p.suffix in (".yaml", ".yml", ".toml", ".json")
+    ]
+    site.each(authors, lambda path: _author_file(site, path))
+    pages = sorted((content / "authors").glob("*/_index.md")) + sorted(
+        (content / "authors").glob("*/index.md")
+    )
+    site.each(pages, lambda path: _author_page(site, path))
     if not site.people:
-        raise SiteProblem(
-            "The site has no authors (data/authors/*.yaml or content/authors/*/_index.md)."
+        site.skip(
+            "data/authors, content/authors",
+            "the site has no authors: its papers and talks come in without a profile",
         )
     if not any(p.is_owner for p in site.people):
         for person in site.people:
             person.is_owner = person.key in ("me", "admin")
     if owner_name and site.owner:
         site.owner.name = owner_name
-    _experience_page(site)
-    for path in _pages(site, "publication", "publications"):
-        _publication(site, path)
-    for path in _pages(site, "event", "events", "talk", "talks"):
-        _event(site, path)
-    for path in _pages(site, "project", "projects"):
-        _project(site, path)
-    for path in _pages(site, "news", "post", "posts", "blog"):
-        _news(site, path)
-    _unread(site)
-    if (site.root / "config" / "_default" / "params.yaml").is_file():
-        site.no_home.append(
-            "config/_default/params.yaml: the site's name, theme and layout settings (the "
-            "lab's settings hold these)"
-        )
+    site.each([content / "experience.md"], lambda path: _experience_page(site, path))
+    readers = (
+        (("publication", "publications"), _publication),
+        (("event", "events", "talk", "talks"), _event),
+        (("project", "projects"), _project),
+        (("news",), _news),
+        (("post", "posts", "blog"), _post),
+    )
+    for sections, read_one in readers:
+        site.each(_fresh(site, _pages(content, *sections)), lambda path, r=read_one: r(site, path))
+    _own_pages(site, content)
 
 
-READ = {
-    "authors", "publication", "publications", "event", "events", "talk", "talks", "project",
-    "projects", "news", "post", "posts", "blog", "home",  # home: the page's widget settings
-}  # fmt: skip
+def _config(site: Site) -> dict[str, Any]:
+    """The site's configuration: config/_default/{config,hugo,params}.*, or one file."""
+    config: dict[str, Any] = {}
+    names = ["hugo.yaml", "hugo.toml", "config.yaml", "config.toml", "hugo.json", "config.json"]
+    folder = site.root / "config" / "_default"
+    paths = [site.root / n for n in names] + [folder / n for n in names]
+    paths += [folder / f"params.{suffix}" for suffix in ("yaml", "yml", "toml", "json")]
+
+    def read_one(path: Path) -> None:
+        values = load_data(site, path)
+        if not isinstance(values, dict):
+            raise Unreadable(site.name(path), "not a set of settings")
+        if path.stem == "params":
+            config.setdefault("params", {}).update(values)
+        else:
+            for key, value in values.items():
+                if key == "params" and isinstance(value, dict):
+                    config.setdefault("params", {}).update(value)
+                else:
+                    config[key] = value
+
+    site.each([p for p in paths if p.is_file()], read_one)
+    return config
 
 
-def _unread(site: Site) -> None:
-    """The content sections and pages not read, named so that nothing goes silently."""
+def _content(site: Site, config: dict[str, Any]) -> Path:
+    """The content folder of the site's default language: content/, or content/en/ on a site
+    in several languages; the other languages' folders are named, not read."""
     content = site.root / "content"
+    language = plain(config.get("defaultContentLanguage")).lower() or "en"
+    folders = {
+        p.name.lower(): p
+        for p in content.iterdir()
+        if p.is_dir() and re.fullmatch(r"[a-z]{2}(?:[-_][a-z]{2,4})?", p.name.lower())
+    }
+    if not folders or (content / "authors").is_dir() or (content / "publication").is_dir():
+        return content
+    chosen = folders.get(language) or folders.get("en") or sorted(folders.values())[0]
+    for other in sorted(set(folders.values()) - {chosen}):
+        count = len(list(other.glob("**/*.md")))
+        site.no_home.append(
+            f"{site.name(other)}: {count} pages in another language (the site's "
+            f"{chosen.name} pages are read)"
+        )
+    return chosen
+
+
+def _fresh(site: Site, paths: list[Path]) -> list[Path]:
+    """The pages that are the site's own: the template's samples left in place, and pages
+    the site does not build (drafts, `_build: render: never`), are left out and named."""
+    fresh = []
+    for path in paths:
+        if site.is_template(path):
+            site.leftover(path, "the template's sample")
+            continue
+        try:
+            front, _ = front_matter(site, path)
+        except Unreadable:
+            fresh.append(path)  # named when read
+            continue
+        if is_hidden(front):
+            site.leftovers.append(f"{site.name(path)}: a draft the site does not publish")
+        else:
+            fresh.append(path)
+    return fresh
+
+
+def _own_pages(site: Site, content: Path) -> None:
+    """The content sections and pages not read as people, papers, talks, projects or posts:
+    the lab's own pages, each read whole."""
+    names = {"_index.md", "index.md", "experience.md"}
+    paths = []
     for folder in sorted(p for p in content.iterdir() if p.is_dir() and p.name not in READ):
-        pages = list(folder.glob("**/*.md"))
-        if pages:
-            site.no_home.append(f"content/{folder.name}: {len(pages)} pages (not read)")
-    for path in sorted(content.glob("*.md")):
-        if path.name not in ("_index.md", "experience.md") and clean_markdown(
-            front_matter(site, path)[1]
-        ):
-            site.no_home.append(f"{site.name(path)}: a page of its own (not read)")
+        paths += sorted(folder.glob("**/*.md"))
+    paths += sorted(p for p in content.glob("*.md") if p.name not in names)
+
+    def read_one(path: Path) -> None:
+        front, body = front_matter(site, path)
+        if clean_markdown(body) and not is_hidden(front):
+            site.pages.append(
+                SitePage(
+                    title=plain(front.get("title")) or path.parent.name,
+                    body=clean_markdown(body),
+                    source=site.name(path),
+                    in_menu=True,
+                    order=front.get("weight") if isinstance(front.get("weight"), int) else None,
+                )
+            )
+
+    site.each(_fresh(site, paths), read_one)
 
 
-def _pages(site: Site, *sections: str) -> list[Path]:
+def _pages(content: Path, *sections: str) -> list[Path]:
     pages = []
     for section in sections:
-        folder = site.root / "content" / section
+        folder = content / section
         pages += [p for p in sorted(folder.glob("**/index.md")) if p.parent != folder]
         pages += sorted(p for p in folder.glob("*.md") if p.name not in ("_index.md", "index.md"))
     return pages
@@ -154,22 +253,18 @@ def _split(name: str) -> tuple[str, str]:
 
 
 def _person(site: Site, key: str, source: str, values: dict[str, Any]) -> SitePerson:
+    """What both author schemas share."""
     person = SitePerson(key=key, name="", source=source)
     person.title = plain(values.get("role"))
     person.bio = clean_markdown(str(values.get("bio") or ""))
-    person.interests = [plain(i) for i in values.get("interests") or [] if plain(i)]
+    person.interests = [plain(i) for i in _list(values.get("interests")) if plain(i)]
     person.email = str(values.get("email") or "")
-    for group in values.get("user_groups") or []:
-        role = USER_GROUPS.get(plain(group).lower())
-        if role and not person.role:
-            person.role = role
-        elif plain(group).lower() == "alumni":
-            site.no_home.append(f"{source}: the group Alumni (set when they left by hand)")
-    for row in values.get("awards") or []:
-        row = row if isinstance(row, dict) else {}
+    person.groups = [plain(g) for g in _list(values.get("user_groups")) if plain(g)]
+    for row in _list(values.get("awards")):
+        row = row if isinstance(row, dict) else {"title": row}
         person.awards.append(
             {
-                "name": plain(row.get("title")),
+                "name": plain(row.get("title") or row.get("name")),
                 "awarded_by": plain(row.get("awarder")),
                 "date": _month(row.get("date")),
             }
@@ -177,9 +272,38 @@ def _person(site: Site, key: str, source: str, values: dict[str, Any]) -> SitePe
     for key_ in ("skills", "languages", "postnominals", "pronouns"):
         if values.get(key_):
             site.no_home.append(f"{source}: {key_}")
-    for row in values.get("experience") or []:
+    for row in _list(values.get("experience")) + _list(values.get("work")):
         person.experience.append(_experience(row))
+    education = values.get("education")
+    if isinstance(education, dict):  # Academic: {courses: [{course, institution, year}]}
+        education = education.get("courses")
+    for row in _list(education):
+        person.education.append(_education(row))
+    for link in _list(values.get("profiles")) + _list(values.get("links")):
+        _link(site, person, link, source)
+    for link in _list(values.get("social")):
+        if isinstance(link, dict):
+            _link(site, person, {"icon": link.get("icon"), "url": link.get("link")}, source)
     return person
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _link(site: Site, person: SitePerson, link: Any, source: str) -> None:
+    if not isinstance(link, dict):
+        return
+    url = str(link.get("url") or "").strip()
+    hint = str(link.get("icon") or link.get("label") or "")
+    if re.fullmatch(r"[^@\s/:]+@[^@\s/]+\.[^@\s/]+", url):  # an address without mailto:
+        url = f"mailto:{url}"
+    if not url or url.startswith("#"):
+        return  # a link to the page's own contact section
+    if url.startswith("/") or ("://" not in url and not url.startswith("mailto:")):
+        site.no_home.append(f"{source}: the link {url} (a file of the site)")
+    elif not add_link(person, hint, url):
+        site.no_home.append(f"{source}: the link {url}")
 
 
 def _month(value: Any) -> PartialDate | None:
@@ -192,21 +316,66 @@ def _month(value: Any) -> PartialDate | None:
 def _experience(row: Any) -> dict[str, Any]:
     row = row if isinstance(row, dict) else {}
     return {
-        "title": plain(row.get("role") or row.get("title")),
-        "organization": plain(row.get("org") or row.get("company")),
-        "location": plain(row.get("location")),
+        "title": plain(row.get("role") or row.get("title") or row.get("position")),
+        "organization": plain(
+            row.get("org")
+            or row.get("company")
+            or row.get("company_name")
+            or row.get("organization")
+        ),
+        "location": plain(row.get("location") or row.get("company_location")),
         "start": _month(row.get("start") or row.get("date_start")),
         "end": _month(row.get("end") or row.get("date_end")),
         "description": clean_markdown(str(row.get("summary") or row.get("description") or "")),
     }
 
 
-def _author_file(site: Site, path: Path) -> SitePerson:
+def _education(row: Any) -> dict[str, Any]:
+    """A row of either schema: {course, institution, year} (Academic), {degree or area,
+    institution, start or date_start, end or date_end, summary} (Hugo Blox)."""
+    row = row if isinstance(row, dict) else {"degree": row}
+    year = row.get("year")
+    return {
+        "degree": plain(row.get("degree") or row.get("area") or row.get("course")),
+        "institution": plain(row.get("institution") or row.get("school")),
+        "location": plain(row.get("location")),
+        "start": _month(row.get("start") or row.get("date_start")),
+        "end": _month(row.get("end") or row.get("date_end")) or (date_of(year) if year else None),
+        "description": clean_markdown(str(row.get("summary") or row.get("description") or "")),
+    }
+
+
+def _organisations(person: SitePerson, values: dict[str, Any]) -> None:
+    """The first organisation is the affiliation; one that is only a span of years ("2015-2017")
+    is when the person was a member, as lab sites write it under each name."""
+    for row in _list(values.get("organizations")) + _list(values.get("affiliations")):
+        name = plain(row.get("name")) if isinstance(row, dict) else plain(row)
+        if years := YEARS.match(name):
+            person.member_since = person.member_since or date_of(years[1])
+            if years[2] and years[2].isdigit():
+                person.member_until = person.member_until or date_of(years[2])
+        elif name and not person.affiliation:
+            person.affiliation = name
+
+
+def _is_organisation(site: Site, person: SitePerson, values: dict[str, Any]) -> bool:
+    """An author account that is the lab or its site, not a person: named as the site is, or
+    with a name that says it is a lab, a group or a team."""
+    if person.groups or values.get("first_name") or values.get("last_name"):
+        return False
+    name = person.name.casefold()
+    return bool(name and ORGANISATION.search(person.name))
+
+
+def _author_file(site: Site, path: Path) -> None:
     """Hugo Blox's author schema (data/authors/me.yaml)."""
-    values = load_yaml(site, path)
+    if site.is_template(path):
+        site.leftover(path, "the template's sample author")
+        return
+    values = load_data(site, path)
     source = site.name(path)
     if not isinstance(values, dict):
-        raise SiteProblem(f"{source} is not an author.")
+        raise Unreadable(source, "not an author (a set of fields)")
     person = _person(site, str(values.get("slug") or path.stem), source, values)
     person.is_owner = bool(values.get("is_owner"))
     name = values.get("name") or {}
@@ -219,97 +388,73 @@ def _author_file(site: Site, path: Path) -> SitePerson:
     else:
         person.name = plain(name)
     if not person.name:
-        raise SiteProblem(f"{source} does not give the author's name.")
-    affiliations = values.get("affiliations") or []
-    if affiliations and isinstance(affiliations[0], dict):
-        person.affiliation = plain(affiliations[0].get("name"))
-    for link in values.get("links") or []:
-        if isinstance(link, dict):
-            hint = str(link.get("icon") or link.get("label") or "")
-            if not add_link(person, hint, str(link.get("url") or "")):
-                site.no_home.append(f"{source}: the link {link.get('url')}")
-    for row in values.get("education") or []:
-        row = row if isinstance(row, dict) else {}
-        person.education.append(
-            {
-                "degree": plain(row.get("degree")),
-                "institution": plain(row.get("institution")),
-                "location": plain(row.get("location")),
-                "start": _month(row.get("start")),
-                "end": _month(row.get("end")),
-                "description": clean_markdown(str(row.get("summary") or "")),
-            }
-        )
+        raise Unreadable(source, "the author's name is not given")
+    _organisations(person, values)
     photo = path.parent / f"{person.key}.jpg"
     avatar = site.root / "assets" / "media" / "authors" / f"{person.key}.jpg"
     person.photo = next((p for p in (photo, avatar) if p.is_file()), None)
-    return person
+    _add(site, person, values)
 
 
-def _author_page(site: Site, path: Path) -> SitePerson:
-    """Older Academic's author page (content/authors/admin/_index.md): the biography is the
-    page's body, and an avatar image beside it is the photo."""
+def _author_page(site: Site, path: Path) -> None:
+    """An author page (content/authors/admin/_index.md), in Academic's schema or Hugo Blox's:
+    the biography is the page's body, and an avatar image beside it is the photo."""
+    if site.is_template(path):
+        site.leftover(path, "the template's sample author")
+        return
     values, body = front_matter(site, path)
     source = site.name(path)
     person = _person(site, path.parent.name, source, values)
-    person.name = plain(values.get("title") or values.get("name"))
+    full = " ".join(
+        plain(values.get(k)) for k in ("first_name", "last_name") if plain(values.get(k))
+    )
+    person.name = plain(values.get("title") or values.get("name")) or full
+    if full and full != person.name:
+        person.name_variants.append(full)
     if not person.name:
-        raise SiteProblem(f"{source} does not give the author's name.")
+        raise Unreadable(source, "the author's name is not given")
     person.is_owner = bool(values.get("superuser"))
     person.bio = clean_markdown(body) or person.bio
-    organizations = values.get("organizations") or []
-    if organizations and isinstance(organizations[0], dict):
-        person.affiliation = plain(organizations[0].get("name"))
-    for link in values.get("social") or []:
-        if isinstance(link, dict):
-            url = str(link.get("link") or "").strip()
-            if re.fullmatch(r"[^@\s/:]+@[^@\s/]+\.[^@\s/]+", url):  # an address without mailto:
-                url = f"mailto:{url}"
-            if url.startswith("/") or (url and "://" not in url and not url.startswith("mailto:")):
-                site.no_home.append(f"{source}: the link {url} (a file of the site)")
-            elif not add_link(person, str(link.get("icon") or ""), url):
-                site.no_home.append(f"{source}: the link {url}")
-    courses = (values.get("education") or {}).get("courses") or []
-    for row in courses if isinstance(courses, list) else []:
-        row = row if isinstance(row, dict) else {}
-        person.education.append(
-            {
-                "degree": plain(row.get("course")),
-                "institution": plain(row.get("institution")),
-                "location": "",
-                "start": None,
-                "end": date_of(row.get("year")),
-                "description": "",
-            }
-        )
+    _organisations(person, values)
     person.photo = next(iter(sorted(path.parent.glob("avatar.*"))), None)
-    return person
+    _add(site, person, values)
 
 
-def _experience_page(site: Site) -> None:
+def _add(site: Site, person: SitePerson, values: dict[str, Any]) -> None:
+    if _is_organisation(site, person, values):
+        site.organisations.append(f"{person.source}: {person.name}")
+        if person.bio and not site.about:
+            site.about = person.bio
+    else:
+        site.people.append(person)
+
+
+def _experience_page(site: Site, path: Path) -> None:
     """content/experience.md: older Academic lists experience in its own blocks; Hugo Blox
     points at the author's file, read already."""
-    path = site.root / "content" / "experience.md"
     if not path.is_file() or site.owner is None:
         return
+    if site.is_template(path):
+        site.leftover(path, "the template's sample experience")
+        return
     values, _ = front_matter(site, path)
-    for block in values.get("sections") or []:
+    for block in _list(values.get("sections")):
         content = block.get("content") if isinstance(block, dict) else None
         items = content.get("items") if isinstance(content, dict) else None
         if isinstance(items, list) and "experience" in str(block.get("block", "")):
             site.owner.experience += [_experience(item) for item in items]
 
 
-def _names(site: Site, keys: list[Any]) -> list[str]:
+def _names(site: Site, keys: Any) -> list[str]:
     """The printed names of a page's `authors`: a person's key ("me") becomes their name."""
     people = {p.key: p.name for p in site.people}
-    return [people.get(str(k), plain(k)) for k in keys if plain(k)]
+    return [people.get(str(k), plain(k)) for k in _list(keys) if plain(k)]
 
 
 def _links(values: dict[str, Any]) -> dict[str, str]:
     """{Record field: address} from a page's `links` and older `url_pdf`-style fields."""
     found = {}
-    for link in values.get("links") or []:
+    for link in _list(values.get("links")):
         if not isinstance(link, dict):
             continue
         kind = str(link.get("type") or link.get("name") or link.get("icon") or "").lower()
@@ -329,30 +474,42 @@ def _publication(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
     name = site.name(path)
     bib = path.parent / "cite.bib"
+    records: list[Record] = []
     if bib.is_file():
-        records = read_bibtex(read_text(site, bib), site.name(bib))
-    else:
-        records = [Record(label=name)]
-    record = records[0]
-    record.title = record.title or plain(values.get("title"))
-    types = values.get("publication_types") or []
-    if not bib.is_file():
-        kind = str(types[0]) if isinstance(types, list) and types else ""
+        try:
+            records = read_bibtex(read_text(site, bib), site.name(bib))
+        except Unreadable as unreadable:
+            site.skipped.append(f"{unreadable} (the page's own fields are read instead)")
+    if records and records[0].problems:  # what the site shows is the page, not its cite.bib
+        site.no_home.append(
+            f"{site.name(bib)}: not read ({'; '.join(records[0].problems)}); the page's own "
+            "fields are"
+        )
+        records = []
+    record = records[0] if records else Record(label=name)
+    record.title = plain(values.get("title")) or record.title  # the title the site shows
+    types = _list(values.get("publication_types"))
+    if not records:
+        kind = str(types[0]) if types else ""
         record.kind = KINDS.get(kind) or NUMBERED_KINDS.get(kind) or Publication.Kind.OTHER
         record.venue_name = plain(values.get("publication")).removeprefix("In ").strip()
         record.venue_short = plain(values.get("publication_short")).removeprefix("In ").strip()
         record.date = date_of(values.get("date"))
-        record.doi = str(values.get("doi") or "")
-    ids = (values.get("hugoblox") or {}).get("ids") or {}
+        doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+        record.doi = clean_doi(doi)
+        if doi and not record.doi:
+            record.dropped.append(f"invalid DOI “{doi[:200]}” (dropped)")
+    hugoblox = values.get("hugoblox") if isinstance(values.get("hugoblox"), dict) else {}
+    ids = hugoblox.get("ids") if isinstance(hugoblox.get("ids"), dict) else {}
     for field, value in {**_links(values), "arxiv_id": ids.get("arxiv") or ""}.items():
         if value and not getattr(record, field):
             setattr(record, field, str(value))
     record.abstract = record.abstract or clean_markdown(str(values.get("abstract") or ""))
     if values.get("featured") is not None and record.is_selected is None:
         record.is_selected = bool(values["featured"])
-    authors = _names(site, values.get("authors") or [])
+    authors = _names(site, values.get("authors"))
     if authors:  # the page's list names the site's people; cite.bib may not
-        notes = values.get("author_notes") or []
+        notes = _list(values.get("author_notes"))
         record.authors = []
         for position, printed in enumerate(authors):
             given, family = _split(printed)
@@ -362,7 +519,7 @@ def _publication(site: Site, path: Path) -> None:
                 setattr(author, NOTES[note], True)
             record.authors.append(author)
     if not record.title:
-        record.problems.append(f"{name}: the publication has no title.")
+        raise Unreadable(name, "the publication has no title")
     if clean_markdown(body):
         site.no_home.append(f"{name}: the page's text (the abstract is kept)")
     site.records.append(record)
@@ -374,9 +531,8 @@ def _event(site: Site, path: Path) -> None:
     date = date_of(values.get("event_start") or values.get("date"))
     title = plain(values.get("title"))
     if not title or date is None:
-        site.problems.append(f"{name}: the talk has no {'title' if not title else 'date'}.")
-        return
-    address = values.get("address") or {}
+        raise Unreadable(name, f"the talk has no {'title' if not title else 'date'}")
+    address = values.get("address") if isinstance(values.get("address"), dict) else {}
     links = _links(values)
     site.talks.append(
         SiteTalk(
@@ -385,13 +541,13 @@ def _event(site: Site, path: Path) -> None:
             source=name,
             event=plain(values.get("event") or values.get("event_name")),
             event_url=web_url(values.get("event_url")),
-            city=plain(address.get("city")) if isinstance(address, dict) else "",
-            country=plain(address.get("country")) if isinstance(address, dict) else "",
+            city=plain(address.get("city")),
+            country=plain(address.get("country")),
             slides_url=links.get("slides_url", ""),
             video_url=links.get("video_url", ""),
             description=clean_markdown(str(values.get("abstract") or values.get("summary") or ""))
             or clean_markdown(body),
-            speakers=_names(site, values.get("authors") or []),
+            speakers=_names(site, values.get("authors")),
         )
     )
 
@@ -401,8 +557,7 @@ def _project(site: Site, path: Path) -> None:
     name = site.name(path)
     title = plain(values.get("title"))
     if not title:
-        site.problems.append(f"{name}: the project has no title.")
-        return
+        raise Unreadable(name, "the project has no title")
     links = _links(values)
     site.projects.append(
         SiteProject(
@@ -410,7 +565,7 @@ def _project(site: Site, path: Path) -> None:
             description=clean_markdown(body) or plain(values.get("summary")),
             source=name,
             url=web_url(values.get("external_link")) or links.get("project_url", ""),
-            tags=[plain(t) for t in values.get("tags") or [] if plain(t)],
+            tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
         )
     )
 
@@ -421,8 +576,27 @@ def _news(site: Site, path: Path) -> None:
     date = date_of(values.get("date"))
     title = plain(values.get("title"))
     if date is None or not title:
-        site.problems.append(f"{name}: the post has no {'date' if date is None else 'title'}.")
-        return
+        raise Unreadable(name, f"the news item has no {'date' if date is None else 'title'}")
     site.news.append(SiteNews(date=date, text=title, source=name))
     if clean_markdown(body):
-        site.no_home.append(f"{name}: the post's text (its title is the news)")
+        site.no_home.append(f"{name}: the news item's text (its title is the news)")
+
+
+def _post(site: Site, path: Path) -> None:
+    values, body = front_matter(site, path)
+    name = site.name(path)
+    date = date_of(values.get("date"))
+    title = plain(values.get("title"))
+    if date is None or not title:
+        raise Unreadable(name, f"the post has no {'date' if date is None else 'title'}")
+    site.posts.append(
+        SitePost(
+            title=title,
+            date=date,
+            body=clean_markdown(body),
+            source=name,
+            summary=plain(values.get("summary")),
+            authors=_names(site, values.get("authors")),
+            tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
+        )
+    )

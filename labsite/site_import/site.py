@@ -3,8 +3,12 @@ the planner reads; and what reading a site's files shares: front matter, Markdow
 generators' authors write it, dates, links and the files a page names."""
 
 import datetime
+import functools
+import hashlib
+import json
 import re
 import tomllib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,13 +17,23 @@ import yaml
 
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
-from publications.importing import Record
+from publications.importing import Record, read_bibtex
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # a front matter page or data file read whole
+UNEXPECTED = "its shape is not one this reader knows"
 
 
 class SiteProblem(Exception):
-    """The site cannot be imported; the message says why, naming the file."""
+    """The site cannot be imported at all: a security refusal (a path leaving its folder, an
+    oversized file or archive) or a folder that is no site; the message names the file."""
+
+
+class Unreadable(Exception):
+    """One file or one item of the site cannot be read: it is skipped and named (file, line,
+    why) and everything else comes in."""
+
+    def __init__(self, where: str, why: str, line: int | None = None) -> None:
+        super().__init__(f"{where}{f', line {line}' if line else ''}: {why}")
 
 
 @dataclass
@@ -42,6 +56,9 @@ class SitePerson:
     experience: list[dict[str, Any]] = field(default_factory=list)
     awards: list[dict[str, Any]] = field(default_factory=list)
     photo: Path | None = None
+    groups: list[str] = field(default_factory=list)  # a lab site's groups, as it writes them
+    member_since: PartialDate | None = None
+    member_until: PartialDate | None = None
 
 
 @dataclass
@@ -76,16 +93,58 @@ class SiteTalk:
 
 
 @dataclass
+class SitePost:
+    title: str
+    date: PartialDate
+    body: str
+    source: str
+    summary: str = ""
+    authors: list[str] = field(default_factory=list)  # person keys or printed names
+    tags: list[str] = field(default_factory=list)
+    url: str = ""
+
+
+@dataclass
+class SitePage:
+    title: str
+    body: str
+    source: str
+    in_menu: bool = True
+    order: int | None = None
+
+
+@dataclass
+class SiteCourse:
+    title: str
+    source: str
+    institution: str = ""
+    role: str = ""
+    start: PartialDate | None = None
+    end: PartialDate | None = None
+    description: str = ""
+
+
+@dataclass
 class Site:
     generator: str  # "al-folio" or "Hugo Blox"
     root: Path
+    title: str = ""  # the site's own name, its one-line description, and its about text
+    tagline: str = ""
+    about: str = ""
     people: list[SitePerson] = field(default_factory=list)
     news: list[SiteNews] = field(default_factory=list)
     projects: list[SiteProject] = field(default_factory=list)
     talks: list[SiteTalk] = field(default_factory=list)
     records: list[Record] = field(default_factory=list)  # publications, as the importer reads
+    # Read whole, for the lab's own pages, posts and teaching (issue 39), which have no home
+    # on this version yet: the report names them.
+    pages: list[SitePage] = field(default_factory=list)
+    posts: list[SitePost] = field(default_factory=list)
+    courses: list[SiteCourse] = field(default_factory=list)
+    organisations: list[str] = field(default_factory=list)  # accounts of the lab, not people
+    leftovers: list[str] = field(default_factory=list)  # the template's samples, left out
     no_home: list[str] = field(default_factory=list)  # what the site says that has no place
-    problems: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # what cannot be read: file, line, why
 
     @property
     def owner(self) -> SitePerson | None:
@@ -95,54 +154,165 @@ class Site:
         """`path` as the site's authors know it: relative to its folder."""
         return path.relative_to(self.root).as_posix()
 
+    def skip(self, where: str, why: str) -> None:
+        self.skipped.append(f"{where}: {why}")
+
+    def is_template(self, path: Path) -> bool:
+        """Whether `path` is, byte for byte, a file of the generator's template (any version):
+        a sample the site's owner never replaced."""
+        return git_blob_id(path.read_bytes()) in _template_files()
+
+    def leftover(self, path: Path, what: str) -> None:
+        self.leftovers.append(f"{self.name(path)}: {what}, identical to the template's")
+
+    def each(self, paths: Iterable[Path], read_one: Callable[[Path], Any]) -> None:
+        """`read_one` on each file; one that cannot be read is skipped and named, and the rest
+        come in. A file whose shape the reader does not expect (a list where the generator's
+        schema has a mapping, …) is named the same way, never a traceback."""
+        for path in paths:
+            try:
+                read_one(path)
+            except Unreadable as unreadable:
+                self.skipped.append(str(unreadable))
+            except (AttributeError, KeyError, TypeError, ValueError) as error:
+                self.skip(self.name(path), f"{UNEXPECTED} ({type(error).__name__}: {error})")
+
 
 # Reading files
 
 
+def git_blob_id(data: bytes) -> str:
+    """The id git gives a file's bytes, which the template's history is listed by."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+@functools.cache
+def _template_files() -> frozenset[str]:
+    text = (Path(__file__).parent / "data" / "template_files.txt").read_text()
+    return frozenset(line for line in text.split() if not line.startswith("#") and len(line) == 40)
+
+
+def is_hidden(front: dict[str, Any]) -> bool:
+    """A page the site keeps out of its menu and out of the build: al-folio's `nav: false`,
+    Hugo's `draft: true` or `_build: {render: never}`."""
+    build = front.get("_build") if isinstance(front.get("_build"), dict) else {}
+    return (
+        front.get("nav") is False
+        or str(front.get("nav")).lower() == "false"
+        or front.get("draft") is True
+        or build.get("render") in ("never", False)
+    )
+
+
+def read_publications(site: Site, path: Path) -> None:
+    """A BibTeX file's papers, as the BibTeX importer reads them; an invalid DOI, optional, is
+    dropped and named rather than holding its paper back."""
+    records = read_bibtex(read_text(site, path), site.name(path))
+    for record in records:
+        for problem in list(record.problems):
+            if problem.startswith("invalid DOI"):
+                record.problems.remove(problem)
+                record.doi = ""
+                record.dropped.append(f"{problem} (dropped)")
+    site.records += records
+
+
 def read_text(site: Site, path: Path) -> str:
+    """A text file of the site; one larger than a page could be is refused (the whole site),
+    one that is not UTF-8 is skipped."""
     if path.stat().st_size > MAX_TEXT_BYTES:
         raise SiteProblem(f"{site.name(path)} is larger than {MAX_TEXT_BYTES // 2**20} MB.")
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return path.read_text(encoding="utf-8-sig")  # a BOM is no part of the text
     except UnicodeDecodeError:
-        raise SiteProblem(f"{site.name(path)} is not UTF-8 text.") from None
+        raise Unreadable(site.name(path), "not UTF-8 text") from None
 
 
 def load_yaml(site: Site, path: Path) -> Any:
     return _yaml(site.name(path), read_text(site, path))
 
 
-def _yaml(name: str, text: str) -> Any:
+def load_data(site: Site, path: Path) -> Any:
+    """A data file as Hugo reads data/ (YAML, TOML or JSON by its suffix)."""
+    text = read_text(site, path)
+    if path.suffix == ".toml":
+        return _toml(site.name(path), text)
+    if path.suffix == ".json":
+        return _json(site.name(path), text)
+    return _yaml(site.name(path), text)
+
+
+def _yaml(name: str, text: str, first_line: int = 1) -> Any:
+    """YAML as Hugo and Jekyll read it: their parsers take a tab where PyYAML wants a space
+    (`title:\tA paper`, a tab after a value), so a text PyYAML refuses for a tab is read again
+    with spaces for its tabs (tabs that indent stay refused, by them as by us)."""
     try:
         return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark else ""
-        raise SiteProblem(f"{name} is not valid YAML{where}.") from None
+    except (yaml.YAMLError, ValueError) as error:
+        if "\t" in text:
+            spaced = re.sub(r"(?m)(?<=\S)([^\S\n]*)\t", lambda m: m[1] + " ", text)
+            try:
+                return yaml.safe_load(spaced)
+            except (yaml.YAMLError, ValueError):
+                pass
+        # where the unreadable construct starts (an unclosed "[" ), else where it was noticed
+        mark = getattr(error, "context_mark", None) or getattr(error, "problem_mark", None)
+        line = first_line + mark.line if mark else None
+        reason = getattr(error, "problem", None) or str(error)
+        raise Unreadable(name, f"not valid YAML ({reason})", line) from None
 
 
-def front_matter(site: Site, path: Path) -> tuple[dict[str, Any], str]:
-    """A page's front matter (YAML between "---" lines, or TOML between "+++" lines) and its
-    body."""
-    text = read_text(site, path)
-    name = site.name(path)
-    for fence, parse in (("---", _yaml), ("+++", _toml)):
-        if text.startswith(fence):
-            head, found, body = text[len(fence) :].partition(f"\n{fence}")
-            if not found:
-                raise SiteProblem(f"{name}: its front matter has no closing “{fence}”.")
-            values = parse(name, head) or {}
-            if not isinstance(values, dict):
-                raise SiteProblem(f"{name}: its front matter is not a set of fields.")
-            return values, body.partition("\n")[2]
-    return {}, text
-
-
-def _toml(name: str, text: str) -> Any:
+def _toml(name: str, text: str, first_line: int = 1) -> Any:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise SiteProblem(f"{name} is not valid TOML ({error}).") from None
+        raise Unreadable(name, f"not valid TOML ({error})") from None
+
+
+def _json(name: str, text: str, first_line: int = 1) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        line = first_line + error.lineno - 1 if isinstance(error, json.JSONDecodeError) else None
+        raise Unreadable(name, "not valid JSON", line) from None
+
+
+_FENCES = {"---": ("---", "..."), "+++": ("+++",)}
+
+
+def front_matter(site: Site, path: Path) -> tuple[dict[str, Any], str]:
+    """A page's front matter and its body, as Hugo and Jekyll find them: YAML between "---"
+    lines, TOML between "+++" lines or a JSON object, after any blank lines and a BOM."""
+    text = read_text(site, path)
+    name = site.name(path)
+    start = len(text) - len(text.lstrip())
+    first_line = text.count("\n", 0, start) + 1
+    text = text[start:]
+    if text.startswith("{"):
+        try:
+            values, end = json.JSONDecoder().raw_decode(text)
+        except ValueError:
+            raise Unreadable(name, "its JSON front matter is not valid", first_line) from None
+        return _fields(name, values, first_line), text[end:].lstrip("\n")
+    fence = text[:3]
+    if fence not in _FENCES or text[3:].partition("\n")[0].strip():
+        return {}, text
+    lines = text.split("\n")
+    close = next(
+        (i for i, line in enumerate(lines[1:], 1) if line.rstrip() in _FENCES[fence]), None
+    )
+    if close is None:
+        raise Unreadable(name, f"its front matter has no closing “{fence}”", first_line)
+    head = "\n".join(lines[1:close])
+    parse = _toml if fence == "+++" else _yaml
+    values = parse(name, head, first_line + 1) or {}
+    return _fields(name, values, first_line), "\n".join(lines[close + 1 :])
+
+
+def _fields(name: str, values: Any, line: int) -> dict[str, Any]:
+    if not isinstance(values, dict):
+        raise Unreadable(name, "its front matter is not a set of fields", line)
+    return values
 
 
 def inside(site: Site, reference: str, *folders: str) -> Path | None:

@@ -14,6 +14,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from lab.groups import is_lab_admin
+from lab.models import MemberRole
+from labsite.site_import.groups import GroupMapping
 from labsite.site_import.site import SiteProblem
 from labsite.site_import.writing import MAX_ZIP_BYTES, import_site, open_site
 
@@ -51,12 +53,16 @@ def import_site_page(request):
     if not is_lab_admin(request.user):
         raise PermissionDenied
     stored = request.session.get(SESSION_KEY) or {}
-    if request.method == "POST" and "confirm" in request.POST:
+    if request.method == "POST" and ("confirm" in request.POST or "regroup" in request.POST):
         path = _upload(stored.get("token", ""))
         if path is None or request.POST.get("token") != stored.get("token"):
             messages.error(request, _("That preview has expired; upload the site again."))
             return redirect("import_site")
-        report = _run(request, path, stored.get("name", ""), apply=True)
+        groups = _corrections(request.POST)
+        if "regroup" in request.POST:
+            report = _run(request, path, stored.get("name", ""), apply=False, groups=groups)
+            return _page(request, report=report, token=stored.get("token"))
+        report = _run(request, path, stored.get("name", ""), apply=True, groups=groups)
         if report is not None and report.written:
             path.unlink(missing_ok=True)
             del request.session[SESSION_KEY]
@@ -97,10 +103,30 @@ def _upload(token):
     return path if path.is_file() else None
 
 
-def _run(request, path, name, *, apply):
+def _corrections(data):
+    """The group table as the admin left it: {group: GroupMapping}; a role that is no role
+    (a tampered form) is not one."""
+    corrections = {}
+    for index in range(int(data.get("groups", 0) or 0)):
+        group = data.get(f"group-{index}-name", "")
+        role = data.get(f"group-{index}-role", "")
+        if not group or role not in (*MemberRole.values, "", NOT_PEOPLE):
+            continue
+        corrections[group] = GroupMapping(
+            role="" if role == NOT_PEOPLE else role,
+            alumni=data.get(f"group-{index}-alumni") == "on",
+            person=role != NOT_PEOPLE,
+        )
+    return corrections
+
+
+NOT_PEOPLE = "-"
+
+
+def _run(request, path, name, *, apply, groups=None):
     try:
         with open_site(path, name) as site:
-            return import_site(site, apply=apply, user=request.user)
+            return import_site(site, apply=apply, user=request.user, groups=groups)
     except SiteProblem as problem:
         messages.error(request, f"{problem} {_('Nothing was imported.')}")
         return None
@@ -113,5 +139,7 @@ def _page(request, form=None, report=None, token=None):
         "form": form or (SiteUploadForm() if report is None else None),
         "report": report,
         "token": token,
+        "roles": [*MemberRole.choices, (NOT_PEOPLE, _("Not people (leave out)"))],
+        "not_people": NOT_PEOPLE,
     }
     return TemplateResponse(request, "admin/labsite/import_site.html", context)

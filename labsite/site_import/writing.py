@@ -1,5 +1,7 @@
 """A site read (`Site`) written into the lab, or previewed: see the package's docstring."""
 
+import datetime
+import re
 import shutil
 import tempfile
 import zipfile
@@ -18,8 +20,9 @@ from django.db import models, transaction
 
 from core import images
 from core.slugs import unique_slug
-from lab.models import MemberRole
+from lab.models import LabSettings, MemberRole
 from labsite.site_import import alfolio, hugo
+from labsite.site_import.groups import GroupMapping, mappings
 from labsite.site_import.site import Site, SitePerson, SiteProblem
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications import importing
@@ -92,19 +95,27 @@ def _read(root: Path, owner_name: str) -> Site:
 @dataclass
 class Report:
     """What importing a site does (or did): per kind of row, how many are new, updated or
-    unchanged, each row's line, what had no home, and the problems that stop it."""
+    unchanged, each row's line, what had no home, the template's leftovers, what could not
+    be read (skipped, the rest comes in), and the lab's groups as read."""
 
     site: Site
     counts: dict[str, Counter] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    groups: dict[str, GroupMapping] = field(default_factory=dict)
+    group_sizes: Counter = field(default_factory=Counter)
     written: bool = False
 
     def count(self, kind: str, action: str, label: str) -> None:
         self.counts.setdefault(kind, Counter())[action] += 1
         if action != UNCHANGED:
             self.lines.append(f"{kind}: {action}: {label}")
+
+    @property
+    def group_rows(self) -> list[tuple[str, GroupMapping, int]]:
+        """The group table: each group of the site, how it is read, and how many it holds."""
+        return [(g, m, self.group_sizes[g]) for g, m in self.groups.items()]
 
     @property
     def changes(self) -> int:
@@ -115,20 +126,47 @@ class _Preview(Exception):
     """Rolls back a preview's transaction."""
 
 
-def import_site(site: Site, *, apply: bool, user: Any = None) -> Report:
-    """Write `site` into the lab (`apply`), or say what writing it would do. Nothing is
-    written when the site has any problem."""
-    report = Report(site, problems=list(site.problems))
+def import_site(
+    site: Site,
+    *,
+    apply: bool,
+    user: Any = None,
+    groups: dict[str, GroupMapping] | None = None,
+) -> Report:
+    """Write `site` into the lab (`apply`), or say what writing it would do. What cannot be
+    read or kept is skipped and named; everything else is written. `groups` are the admin's
+    corrections of how the site's groups map to roles."""
+    report = Report(site, skipped=list(site.skipped))
+    report.groups = mappings(sorted({g for p in site.people for g in p.groups}), groups)
     try:
         with transaction.atomic():
             _Writer(site, report, photos=apply, user=user).write()
-            if report.problems or not apply:
+            if not apply:
                 raise _Preview
     except _Preview:
         pass
-    report.written = apply and not report.problems
-    report.notes = list(site.no_home) + report.notes
+    report.written = apply
+    report.notes = list(site.no_home) + _unhomed(site) + report.notes
     return report
+
+
+def _unhomed(site: Site) -> list[str]:
+    """What the site holds for the lab's own pages, posts and teaching, read whole but with
+    no home in labsite yet, and the lab's own accounts, named."""
+    notes = [f"{page.source}: the page “{page.title}” (the lab's own pages)" for page in site.pages]
+    if site.posts:
+        where = ", ".join(post.source for post in site.posts[:3])
+        more = f" and {len(site.posts) - 3} more" if len(site.posts) > 3 else ""
+        notes.append(f"{len(site.posts)} blog posts ({where}{more}; the lab's posts)")
+    if site.courses:
+        notes.append(
+            f"{len(site.courses)} courses taught ({site.courses[0].source}; the lab's teaching)"
+        )
+    notes += [
+        f"{account}: an account of the lab, not a person (its text is the lab's About)"
+        for account in site.organisations
+    ]
+    return notes
 
 
 class _Writer:
@@ -137,6 +175,7 @@ class _Writer:
         self.people: dict[str, Person] = {}  # a site person's key → the lab's person
 
     def write(self) -> None:
+        self._lab_settings()
         for person in self.site.people:
             self._person(person)
         owner = self.people.get(self.site.owner.key) if self.site.owner else None
@@ -183,13 +222,29 @@ class _Writer:
             self.report.count(kind, UNCHANGED, label)
             return found
         row = model(**key, **{k: v for k, v in (extra or {}).items() if v not in (None, "")})
-        if not self._valid(row, f"{kind} “{label}”"):
+        if not self._valid(row, f"{kind} “{label[:100]}”"):
             return None
         row.save()
         self.report.count(kind, NEW, label)
         return row
 
     def _valid(self, row: models.Model, what: str) -> bool:
+        """The model's own rules: an optional value they refuse is dropped and named (the row
+        is kept without it); a row they still refuse is skipped and named."""
+        try:
+            row.full_clean(validate_unique=False)
+            return True
+        except ValidationError as error:
+            errors = error.message_dict
+        for name, messages in errors.items():
+            model_field = _field(row, name)
+            if model_field is not None and model_field.blank:
+                value = getattr(row, model_field.attname)
+                setattr(row, model_field.attname, None if model_field.null else "")
+                self.report.notes.append(
+                    f"{what}: its {model_field.verbose_name} “{str(value)[:100]}” is dropped "
+                    f"({' '.join(messages)})"
+                )
         try:
             row.full_clean(validate_unique=False)
         except ValidationError as error:
@@ -197,27 +252,59 @@ class _Writer:
                 f"{name}: {' '.join(messages)}" if name != "__all__" else " ".join(messages)
                 for name, messages in error.message_dict.items()
             )
-            self.report.problems.append(f"{what} cannot be kept: {reasons}")
+            self.report.skipped.append(f"{what} cannot be kept: {reasons}")
             return False
         return True
 
+    def _lab_settings(self) -> None:
+        """The site's name, tagline and about land in the lab's settings while those still
+        hold what a new lab starts with; an admin's own are never replaced."""
+        settings, _ = LabSettings.objects.get_or_create(pk=1)
+        default = LabSettings._meta.get_field("name_en").default
+        values = {"tagline_en": self.site.tagline[:300], "about_en": self.site.about}
+        named = self.site.title and settings.name_en in ("", default)
+        if named:
+            settings.name_en = self.site.title[:200]
+        if _fill(settings, values) or named:
+            settings.save()
+            self.report.count("lab settings", UPDATED, self.site.title or "the lab")
+
     # People
 
+    def _role(self, source: SitePerson) -> tuple[str, bool, bool]:
+        """(role, has left, is a person) from the person's groups through the mapping; a
+        person the groups say nothing of is the PI when they own the site, else staff."""
+        role, left, is_person = source.role, False, True
+        for group in source.groups:
+            mapping = self.report.groups[group]
+            self.report.group_sizes[group] += 1
+            role = role or mapping.role
+            left = left or mapping.alumni
+            is_person = is_person and mapping.person
+        if source.member_until is not None:
+            left = left or source.member_until.last_day() < datetime.date.today()
+        if not role:
+            role = MemberRole.PI if source.is_owner and not left else MemberRole.STAFF
+            if source.groups or len(self.site.people) > 1:
+                self.report.group_sizes[""] += 1  # counted under “no group says the role”
+        return role, left, is_person
+
     def _person(self, source: SitePerson) -> None:
+        role, left, is_person = self._role(source)
+        if not is_person:
+            self.report.notes.append(f"{source.source}: {source.name} is in a group of no members")
+            return
         person = self._match(source)
         action = UNCHANGED
         if person is None:
             person = Person(
                 name=source.name[:200],
                 slug=unique_slug(Person(), anyascii(source.name), words=6),
-                role=source.role or (MemberRole.PI if source.is_owner else MemberRole.STAFF),
+                role=role,
+                member_since=source.member_since,
+                member_until=source.member_until,
+                has_left=left and source.member_until is None,
             )
-            if not source.role:
-                role = person.get_role_display()
-                self.report.notes.append(
-                    f"{source.source}: the site does not say {source.name}'s role in a lab; "
-                    f"“{role}” is set (change it in the admin)."
-                )
             action = NEW
         filled = _fill(
             person,
@@ -226,7 +313,7 @@ class _Writer:
                 "title_en": source.title[:200],
                 "affiliation_en": source.affiliation[:200],
                 "bio_en": source.bio,
-                "email": source.email,
+                "email": repair_email(source.email),
                 "orcid": source.orcid,
                 "research_interests_en": "\n".join(source.interests),
             },
@@ -289,9 +376,9 @@ class _Writer:
             found |= {p.pk: p for p in index.candidates(author)}
         if len(found) > 1:
             names = ", ".join(sorted(p.name for p in found.values()))
-            self.report.problems.append(
-                f"{source.source}: {source.name} could be any of {names}; give each a name "
-                "variant that tells them apart, then import again."
+            self.report.notes.append(
+                f"{source.source}: {source.name} could be any of {names}; imported as a new "
+                "person (give each a name variant that tells them apart, then merge)."
             )
         return next(iter(found.values())) if len(found) == 1 else None
 
@@ -303,8 +390,9 @@ class _Writer:
             try:
                 images.open_upload(File(file, name=source.photo.name))
             except ValidationError as error:
-                self.report.problems.append(
-                    f"{self.site.name(source.photo)}: {' '.join(error.messages)}"
+                self.report.skipped.append(
+                    f"{self.site.name(source.photo)}: {' '.join(error.messages)} (the profile "
+                    "comes in without it)"
                 )
                 return False
             if self.photos:
@@ -347,7 +435,7 @@ class _Writer:
         for plan in plans:
             label = plan.record.title[:80] or plan.record.label
             if plan.action == importing.ERROR:
-                self.report.problems += [f"{plan.record.label}: {p}" for p in plan.problems]
+                self.report.skipped += [f"{plan.record.label}: {p}" for p in plan.problems]
             else:
                 action = {importing.NEW: NEW, importing.UPDATE: UPDATED}.get(plan.action, UNCHANGED)
                 self.report.count("publication", action, label)
@@ -356,8 +444,7 @@ class _Writer:
         for reason, keys in dropped.items():  # one line per reason, not per entry
             where = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
             self.report.notes.append(f"publications: {reason} ({where})")
-        if not self.report.problems:
-            importing.apply(plans, user=self.user)
+        importing.apply(plans, skip_invalid=True, user=self.user)
 
     def _shared_identifiers(self) -> None:
         """A DOI or arXiv id the site gives two different papers (a template's placeholder
@@ -376,11 +463,31 @@ class _Writer:
                     )
 
 
-def _fill(person: Person, values: dict[str, str]) -> bool:
-    """Set each of `values` the person does not have yet; an admin's text is never replaced."""
+def _fill(row: models.Model, values: dict[str, str]) -> bool:
+    """Set each of `values` the row does not have yet; an admin's text is never replaced."""
     filled = False
     for name, value in values.items():
-        if value and not getattr(person, name):
-            setattr(person, name, value)
+        if value and not getattr(row, name):
+            setattr(row, name, value)
             filled = True
     return filled
+
+
+def _field(row: models.Model, name: str) -> Any:
+    try:
+        return row._meta.get_field(name)
+    except Exception:  # "__all__", or a name no field has
+        return None
+
+
+_OBFUSCATED_AT = re.compile(r"\s*(?:[\[({<]\s*at\s*[\])}>]|-at-|\s@\s|＠)\s*", re.I)
+_OBFUSCATED_DOT = re.compile(r"\s*(?:[\[({<]\s*dot\s*[\])}>]|-dot-)\s*", re.I)
+
+
+def repair_email(value: str) -> str:
+    """An address written to keep harvesters off ("me-AT-uni.it", "me (at) uni (dot) it",
+    "mailto:me@uni.it") as the address it stands for; else as given (the model's check then
+    drops an invalid one, naming it)."""
+    text = value.strip().removeprefix("mailto:")
+    text = _OBFUSCATED_DOT.sub(".", _OBFUSCATED_AT.sub("@", text))
+    return text if text.count("@") == 1 and " " not in text else value.strip()

@@ -43,11 +43,11 @@ class PersonQuerySet(models.QuerySet):
         return shown.filter(slug=settings.PERSONAL_SITE) if settings.PERSONAL_SITE else shown
 
     def alumni(self):
-        """People whose membership end date has passed."""
-        return self.filter(has_ended("member_until"))
+        """People whose membership end date has passed, or who have left on a date not known."""
+        return self.filter(has_ended("member_until") | models.Q(has_left=True))
 
     def current(self):
-        return self.exclude(has_ended("member_until"))
+        return self.exclude(has_ended("member_until") | models.Q(has_left=True))
 
     def with_rows_in(self, relations):
         """Annotate `has_<relation>` for each of `relations` (names of Person's reverse
@@ -110,6 +110,12 @@ class Person(models.Model):
         blank=True,
         help_text="Leave empty while the person is in the lab; once this date has passed they "
         "are listed among alumni. YYYY, YYYY-MM or YYYY-MM-DD.",
+    )
+    has_left = models.BooleanField(
+        "has left the lab",
+        default=False,
+        help_text="For alumni whose leaving date is not known (“member until” says it when it "
+        "is): listed among alumni.",
     )
     alumni_destination = models.CharField(
         "went on to",
@@ -283,7 +289,7 @@ class Person(models.Model):
 
     @property
     def is_alumnus(self):
-        return (
+        return self.has_left or (
             self.member_until is not None and self.member_until.last_day() < datetime.date.today()
         )
 

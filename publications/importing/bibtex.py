@@ -349,7 +349,8 @@ class _EntryReader:
 
     def _identifiers(self) -> None:
         record = self.record
-        raw_doi = self.raw("doi").strip("{}")
+        # LaTeX escapes a DOI's "_" ("10.1007/978-3-030-58548-8\_15", as DBLP writes it)
+        raw_doi = re.sub(r"\\([_&%#])", r"\1", self.raw("doi").strip("{}"))
         if raw_doi:
             record.doi = clean_doi(raw_doi) or clean_doi(fields_of.doi_in_text(raw_doi))
             if not record.doi:

@@ -62,7 +62,7 @@ def test_the_demo_labs_export_comes_back_the_same(demo):
 
 
 def test_real_files_come_back_the_same_after_export():
-    peers = Path(__file__).parents[2].parent / "shared" / "peer-sites"
+    peers = Path(__file__).parents[1] / "labsite" / "data" / "sites"
     for path in [*sorted(DATA.glob("*.bib")), *sorted(peers.glob("alfolio-*/_bibliography/*.bib"))]:
         plans = importing.plan(importing.read_bibtex(path.read_text(), path.name))
         importing.apply(plans)

@@ -1,13 +1,13 @@
 """Importing real BibTeX files from public al-folio sites (tests/publications/data/bibtex,
-SOURCES.md there, and ../shared/peer-sites/): nothing refused for a false reason, no tag left
-in a title, no venue cut or borrowed, every field landed or named, roles read from markers."""
+SOURCES.md there, and the sites in tests/labsite/data/sites/): nothing refused for a false
+reason, no tag left in a title, no venue cut or borrowed, every field landed or named, roles
+read from markers."""
 
 import re
 from pathlib import Path
 
 import bibtexparser
 import pytest
-from django.conf import settings
 
 from publications import importing
 from publications.importing.bibtex_fields import LINK_HOMES
@@ -16,7 +16,7 @@ from publications.models import Publication
 pytestmark = pytest.mark.django_db
 
 DATA = Path(__file__).parent / "data" / "bibtex"
-PEERS = Path(settings.BASE_DIR).parent / "shared" / "peer-sites"
+PEERS = Path(__file__).parents[1] / "labsite" / "data" / "sites"  # the site importer's corpus
 REAL_FILES = [
     *sorted(DATA.glob("*.bib")),
     PEERS / "alfolio-template" / "_bibliography" / "papers.bib",

@@ -32,15 +32,22 @@ class Command(BaseCommand):
         if verbosity > 1:
             for line in report.lines:
                 self.stdout.write(f"    {line}")
-        if report.notes:
-            self.stdout.write("Not imported (labsite has no place for it):")
-            for note in report.notes:
-                self.stdout.write(f"  - {note}")
-        if report.problems:
-            listed = "".join(f"\n  - {problem}" for problem in report.problems)
-            raise CommandError(
-                f"The site cannot be imported as it is:{listed}\nNothing was imported."
-            )
+        if report.groups:
+            self.stdout.write("The site's groups (role, alumni):")
+            for group, mapping in report.groups.items():
+                left = ", alumni" if mapping.alumni else ""
+                role = mapping.role or "not said" if mapping.person else "not people"
+                size = report.group_sizes[group]
+                self.stdout.write(f"  {group}: {role}{left} ({size} people)")
+        for title, lines in (
+            ("Not imported (labsite has no place for it):", report.notes),
+            ("Left out (the template's samples):", report.site.leftovers),
+            ("Skipped (could not be read or kept; the rest comes in):", report.skipped),
+        ):
+            if lines:
+                self.stdout.write(title)
+                for line in lines:
+                    self.stdout.write(f"  - {line}")
         if report.written:
             self.stdout.write(f"Imported: {report.changes} rows new or updated.")
         else:
