@@ -213,3 +213,32 @@ def test_refresh_citations_keeps_a_count_typed_by_hand(monkeypatch):
     paper.refresh_from_db()
     assert (paper.citation_count, paper.citations_source) == (680, "Google Scholar")
     assert "kept the count typed by hand" in out.getvalue()
+
+
+def test_a_citation_refresh_changes_no_kind_or_status_of_imported_papers(monkeypatch):
+    """A refresh brings counts alone: the kind and status it does not state are no values,
+    so imported papers keep theirs (a journal article became "other", a preprint
+    "published", on every refresh before)."""
+    from publications.importing.citations import openalex_url
+
+    article = PublicationFactory(doi=TOS_DOI, kind=Publication.Kind.JOURNAL)
+    preprint = PublicationFactory(
+        doi="10.48550/arxiv.2401.00001",
+        kind=Publication.Kind.PREPRINT,
+        status=Publication.Status.PREPRINT,
+    )
+    for paper in (article, preprint):  # as an import leaves them: its values remembered
+        paper.imported_values = {"kind": paper.kind, "status": paper.status}
+        paper.save()
+    dois = sorted([article.doi, preprint.doi])
+    answer = {"results": [{"doi": f"https://doi.org/{d}", "cited_by_count": 5} for d in dois]}
+    monkeypatch.setattr(
+        refresh_citations.Command, "client", RecordedClient({openalex_url(dois): answer})
+    )
+
+    call_command("refresh_citations", stdout=io.StringIO())
+
+    article.refresh_from_db()
+    preprint.refresh_from_db()
+    assert (article.kind, article.status, article.citation_count) == ("journal", "published", 5)
+    assert (preprint.kind, preprint.status, preprint.citation_count) == ("preprint", "preprint", 5)
