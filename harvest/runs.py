@@ -50,8 +50,11 @@ def execute(run: HarvestRun, http: JsonClient | None = None) -> HarvestRun:
     run.status, run.started = HarvestRun.Status.RUNNING, timezone.now()
     run.save(update_fields=["status", "started"])
     try:
-        _execute(run, http)
+        attempts, failures = _execute(run, http)
         run.status = HarvestRun.Status.DONE
+        if attempts and failures == attempts:  # nothing was read: no "Done" like a good run
+            run.status = HarvestRun.Status.FAILED
+            run.message = "Every source failed; nothing was read (the report says why)."
     except Exception as error:  # the report must say it stopped, not stay "running"
         logger.exception("Harvest run %s failed", run.pk)
         run.status = HarvestRun.Status.FAILED
@@ -61,7 +64,10 @@ def execute(run: HarvestRun, http: JsonClient | None = None) -> HarvestRun:
     return run
 
 
-def _execute(run: HarvestRun, http: JsonClient) -> None:
+def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:
+    """Fills the run's report; returns how many (person, source) reads it tried and how many
+    of them failed."""
+    attempts = failures = 0
     chosen = run.sources or list(harvesters())
     people = harvested_people(run.person)
     report: dict = {
@@ -74,14 +80,17 @@ def _execute(run: HarvestRun, http: JsonClient) -> None:
                 continue
             errors = report[name]["errors"]
             warn = functools.partial(_note, errors, person)
+            attempts += 1
             try:
                 found = module.works(person, http, warn)
             except ImportProblem as problem:
                 errors.append(f"{person.name}: {problem}")
+                failures += 1
                 continue
             except Exception as error:  # garbage a reader did not foresee: this source only
                 logger.exception("Harvesting %s for %s failed", name, person)
                 errors.append(f"{person.name}: unreadable answer ({type(error).__name__})")
+                failures += 1
                 continue
             skipped = report[name]["skipped"]
             for item in found:
@@ -110,6 +119,7 @@ def _execute(run: HarvestRun, http: JsonClient) -> None:
             report["citations"] = {"errors": [str(problem)]}
         report["stars"] = refresh_stars(scope, http, today)
     run.report = report
+    return attempts, failures
 
 
 def _note(errors: list[str], person: Person, text: str) -> None:

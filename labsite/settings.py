@@ -111,6 +111,10 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _options.setdefault("options", f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT * 1000}")
 elif _SQLITE:
     _options.setdefault("timeout", DATABASE_STATEMENT_TIMEOUT)  # waiting for another's write
+    # A transaction takes the write lock when it begins, waiting its turn (the timeout): one
+    # that read first and wrote later could not wait, and failed with "database is locked"
+    # when the task worker wrote meanwhile.
+    _options.setdefault("transaction_mode", "IMMEDIATE")
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600 if _SQLITE else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

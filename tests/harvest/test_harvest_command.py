@@ -6,6 +6,7 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from harvest.models import Candidate, HarvestRun
 from publications.models import Publication
@@ -190,6 +191,20 @@ def test_a_failing_source_is_reported_and_the_others_go_on(services, piwowar):
     assert all(c.record["authors"] for c in Candidate.objects.all())
 
 
+def test_a_run_in_which_every_source_failed_is_failed_not_done(services, piwowar):
+    for path in list(services.routes):
+        if not path.startswith("/github"):
+            services.routes[path] = (503, b"Service Unavailable")
+
+    with pytest.raises(CommandError, match="Every source failed"):
+        harvest()
+
+    run = HarvestRun.objects.get()
+    assert run.status == "failed"
+    assert "503" in run.report["orcid"]["errors"][0]
+    assert not Candidate.objects.exists()
+
+
 def test_a_slow_source_times_out_without_holding_up_the_others(services, piwowar, settings):
     import time
 
@@ -225,7 +240,6 @@ def test_one_person_and_one_source(services, piwowar):
 
 
 def test_an_unknown_person_is_a_clear_error(services):
-    from django.core.management.base import CommandError
 
     with pytest.raises(CommandError, match="No person has the address “nobody”"):
         harvest("--person", "nobody")
