@@ -264,6 +264,8 @@ FILE_UPLOAD_PERMISSIONS = 0o644
 EMAIL_CONFIG = env.email("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="labsite@localhost")
+# Seconds a mail server has to answer: a slow one costs an invitation that long, never a worker.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 
 # Security: on by default, relaxed only for local debugging over plain HTTP.
 # Reverse proxies in front of the site. With 1 or more, "X-Forwarded-Proto: https" marks a

@@ -2,6 +2,8 @@
 person, and a one-time link to choose a password, e-mailed (printed in development). The
 admin's "Invite by email" action and `manage.py invite_member` both call `invite`."""
 
+import smtplib
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -25,11 +27,46 @@ class InvitationRefused(Exception):
     """The invitation was not sent; the message says why, for the lab admin."""
 
 
-@transaction.atomic
 def invite(person: Person, email: str = "", *, language: str = settings.LANGUAGE_CODE) -> str:
     """Create (or reuse) `person`'s member account with `email` (else their profile's), send
     the link to choose a password, record when, and return the link. Sending again is
-    allowed: a new link, the earlier one no longer works once a password is chosen."""
+    allowed: a new link, the earlier one no longer works once a password is chosen.
+
+    The account is committed first and the mail sent after (within EMAIL_TIMEOUT): a slow
+    mail server holds no transaction, and one that refuses leaves the member not marked
+    invited, and the lab admin told (InvitationRefused)."""
+    with transaction.atomic():
+        user = _member_account(person, email)
+    link = password_set_link(user)
+    with translation.override(language):
+        subject = _("Your account on the lab website")
+        body = _(
+            "Hello %(name)s,\n\nChoose a password for your account “%(username)s” "
+            "here:\n\n%(link)s\n\nThen edit your profile at %(admin)s\n"
+        ) % {
+            "name": person.name,
+            "username": user.username,
+            "link": link,
+            "admin": settings.SITE_URL + reverse("admin:index"),
+        }
+        try:
+            send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
+        except (OSError, smtplib.SMTPException) as error:
+            raise InvitationRefused(
+                _(
+                    "The mail server did not take the invitation to %(email)s (%(error)s): "
+                    "%(name)s is not invited; try again later."
+                )
+                % {"email": user.email, "error": error, "name": person.name}
+            ) from None
+    person.invited = timezone.now()
+    person.save(update_fields=["invited"])
+    return link
+
+
+def _member_account(person: Person, email: str):
+    """`person`'s member account with `email`, made or brought up to date (not yet marked
+    invited); InvitationRefused when no account may be."""
     email = (email or person.email).strip()
     if not email:
         raise InvitationRefused(
@@ -69,22 +106,9 @@ def invite(person: Person, email: str = "", *, language: str = settings.LANGUAGE
     user.email, user.is_staff = email, True
     user.save(update_fields=["email", "is_staff"])
     user.groups.add(Group.objects.get(name=LAB_MEMBER_GROUP))
-    person.user, person.invited = user, timezone.now()
-    person.save(update_fields=["user", "invited"])
-    link = password_set_link(user)
-    with translation.override(language):
-        subject = _("Your account on the lab website")
-        body = _(
-            "Hello %(name)s,\n\nChoose a password for your account “%(username)s” "
-            "here:\n\n%(link)s\n\nThen edit your profile at %(admin)s\n"
-        ) % {
-            "name": person.name,
-            "username": user.username,
-            "link": link,
-            "admin": settings.SITE_URL + reverse("admin:index"),
-        }
-    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
-    return link
+    person.user = user
+    person.save(update_fields=["user"])
+    return user
 
 
 def password_set_link(user) -> str:

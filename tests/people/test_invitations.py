@@ -95,3 +95,36 @@ def test_the_chosen_password_signs_the_member_in_on_their_own_page(client, lab_a
 
     assert done.redirect_chain[-1][0] == f"/admin/people/person/{person.pk}/change/"
     assert done.status_code == 200
+
+
+def test_a_refusing_mail_server_is_reported_and_the_member_is_not_marked_invited(
+    lab_admin_client, monkeypatch
+):
+    import smtplib
+
+    from django.core.mail import send_mail
+
+    def refuse_one(subject, body, sender, to):
+        if to == ["gone@example.org"]:
+            raise smtplib.SMTPRecipientsRefused({"gone@example.org": (550, b"No such user")})
+        return send_mail(subject, body, sender, to)
+
+    monkeypatch.setattr("people.invitations.send_mail", refuse_one)
+    refused = factories.PersonFactory(name="Gone Away", slug="gone", email="gone@example.org")
+    invited = factories.PersonFactory(name="Feng Ren", slug="feng-ren", email="feng@example.org")
+
+    response = _invite(lab_admin_client, refused, invited)
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "did not take the invitation to gone@example.org" in page
+    assert "Gone Away is not invited" in page
+    assert "Feng Ren is invited" in page
+    refused.refresh_from_db()
+    invited.refresh_from_db()
+    assert refused.invited is None and invited.invited is not None
+    assert [m.to for m in mail.outbox] == [["feng@example.org"]]
+
+
+def test_the_mail_server_has_a_deadline(settings):
+    assert 0 < settings.EMAIL_TIMEOUT <= 30
