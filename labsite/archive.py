@@ -54,7 +54,6 @@ from simple_history.models import HistoricalChanges
 from core import content, images, storage
 from core.bulk import insert_rows
 from core.documents import MAX_PDF_BYTES, check_pdf
-from publications.models import ExportEntry
 
 FORMAT = "labsite-archive"
 VERSION = 1
@@ -601,16 +600,22 @@ def _staged_media(archive: Archive, say: Callable[[str], None]) -> Iterator[_Sta
 
 
 def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
-    """Delete the content an archive restores (with `accounts`, the accounts too): all of it
-    after --replace, else only the settings row a new site makes for itself. Tables are
-    those of the schema being restored into (an older archive's has fewer). The papers as
-    exports wrote them go first (the task worker writes them again from the restored ones)."""
-    derived: list[type[models.Model]] = [ExportEntry]
-    for current in [*derived, *reversed(_content_models())]:
+    """Delete what a restore replaces (with `accounts`, the accounts too): every row of the
+    content apps, content, history and transient alike (runs, previews, the papers as
+    exports wrote them: the task worker writes those again), and the links between them
+    (many-to-many rows, such as an education row's advisors). All of it after --replace,
+    else only the settings row a new site makes for itself. Tables are those of the schema
+    being restored into (an older archive's has fewer)."""
+    kinds = (content.CONTENT, content.HISTORY, content.TRANSIENT)
+    for current in reversed(content.models_of(kinds)):
         try:
             model = _model(state_apps, current._meta.label_lower)
         except LookupError:
             continue  # added after the archive's schema: no table yet
+        for field in model._meta.local_many_to_many:
+            through = field.remote_field.through
+            if through._meta.auto_created:
+                through._default_manager.all()._raw_delete(connection.alias)
         model._default_manager.all()._raw_delete(connection.alias)
     if accounts:
         LogEntry.objects.all().delete()

@@ -601,3 +601,26 @@ def test_an_older_schema_archive_with_a_bad_row_is_refused_and_the_schema_comes_
     assert not Publication.objects.exists() and not Person.objects.exists()
     executor = MigrationExecutor(connection)
     assert not executor.migration_plan(executor.loader.graph.leaf_nodes())  # back to current
+
+
+@pytest.mark.django_db
+def test_last_nights_backup_restores_over_what_was_added_since(demo):
+    """A restore replaces every row the archive has a say on, whatever was added after the
+    backup: a harvest run and candidate naming a member, an education row with an advisor
+    (a many-to-many link), a preview; it failed with an IntegrityError before."""
+    from harvest.models import Candidate, HarvestRun
+
+    written = io.BytesIO()
+    archive.export_lab(written)
+    before = _dump()
+    teng, feng = Person.objects.get(slug="teng-ma"), Person.objects.get(slug="feng-ren")
+    newcomer = factories.PersonFactory(slug="new-student")
+    HarvestRun.objects.create(person=newcomer)
+    candidate = Candidate.objects.create(title="A work found since", record={})
+    candidate.people.add(newcomer, teng)
+    factories.EducationFactory(person=newcomer).advisors.add(feng, newcomer)
+
+    archive.import_lab(io.BytesIO(written.getvalue()), replace=True)
+
+    assert _dump() == before
+    assert not HarvestRun.objects.exists() and not Person.objects.filter(slug="new-student")
