@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import pre_migrate
 
 
 class CoreConfig(AppConfig):
@@ -8,3 +9,8 @@ class CoreConfig(AppConfig):
 
     name = "core"
     verbose_name = "Building blocks"
+
+    def ready(self):
+        from core.rollback import check_rollback_first
+
+        pre_migrate.connect(check_rollback_first, dispatch_uid="core.rollback")

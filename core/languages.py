@@ -18,6 +18,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 from translated_fields import TranslatedField, to_attribute
 
+from core.rollback import guards_rollback
+
 
 def translated(field: models.Field, *, required: bool = False) -> TranslatedField:
     """One column per language from `field`. The primary language (English) keeps `field`'s
@@ -139,6 +141,7 @@ def keep_texts_on_rollback(app_label: str, language: str = "zh_hans", moved_back
     where the English one is empty: only rows with both are counted. `only` names the texts
     the migration added, when it did not add them all. Forwards: nothing."""
 
+    @guards_rollback
     def check(apps, schema_editor):
         from django.core.management.base import CommandError
 
@@ -160,7 +163,7 @@ def keep_texts_on_rollback(app_label: str, language: str = "zh_hans", moved_back
                 f"Rolling back would delete the texts entered in {language}: "
                 + ", ".join(held)
                 + ". Archive the lab first (manage.py export_lab), or clear those texts; "
-                "nothing was rolled back in this app."
+                "nothing was rolled back."
             )
 
     return check

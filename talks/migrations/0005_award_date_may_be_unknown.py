@@ -3,7 +3,10 @@
 import core.partial_dates
 from django.db import migrations, models
 
+from core.rollback import guards_rollback
 
+
+@guards_rollback
 def refuse_undated_awards(apps, schema_editor):
     """The earlier schema requires a date: an undated award (or an undated version of one in
     its edit history) is named, not given a date."""

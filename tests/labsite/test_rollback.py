@@ -52,3 +52,28 @@ def test_rolling_back_bilingual_interests_refuses_while_chinese_interests_are_he
     assert "1 people (research_interests_zh_hans)" in str(refused.value)
     assert "bio_zh_hans" not in str(refused.value)
     assert Person.objects.get(slug="teng-ma").research_interests_zh_hans == "操作系统"
+
+
+def test_a_refused_rollback_unapplies_nothing_before_it_refuses():
+    """`migrate people 0014` must refuse while Chinese texts are held; it used to unapply
+    the harvest app and people 0017-0016 first (each committed: members' identities and
+    every candidate gone), then refuse."""
+    from django.db import connection
+    from django.db.migrations.recorder import MigrationRecorder
+
+    from harvest.models import Candidate
+
+    person = factories.PersonFactory(name="Teng Ma", slug="teng-ma", openalex_id="A5023888391")
+    person.research_interests_zh_hans = "操作系统"
+    person.save()
+    Candidate.objects.create(title="A work found", record={})
+    applied = set(MigrationRecorder(connection).applied_migrations())
+
+    try:
+        with pytest.raises(CommandError, match="delete the texts entered in zh_hans"):
+            call_command("migrate", "people", "0014", verbosity=0)
+        assert set(MigrationRecorder(connection).applied_migrations()) == applied
+        assert Person.objects.get(slug="teng-ma").openalex_id == "A5023888391"
+        assert Candidate.objects.count() == 1
+    finally:
+        call_command("migrate", verbosity=0)
