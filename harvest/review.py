@@ -45,7 +45,12 @@ def _done(candidate: Candidate, status: str, user, publication=None) -> None:
 
 
 def _still_open(candidate: Candidate) -> None:
-    if candidate.status != Candidate.Status.OPEN:
+    """Locks the candidate's row for the review's transaction and checks it is still open:
+    of two reviewers (or a double click) accepting or merging at once, the second waits,
+    then is told it is done, so one work never becomes two papers."""
+    current = Candidate.objects.select_for_update().filter(pk=candidate.pk)
+    status = current.values_list("status", flat=True).first()
+    if status != Candidate.Status.OPEN:
         raise ReviewProblem(f"“{candidate.title}” has already been reviewed.")
 
 
@@ -75,6 +80,7 @@ def merge(candidate: Candidate, publication, user, item: planning.Plan | None = 
     return publication
 
 
+@transaction.atomic
 def reject(candidate: Candidate, user) -> None:
     """Rejected for good: its identifiers stay, so no source brings the work back."""
     _still_open(candidate)
