@@ -2,11 +2,13 @@
 own (one that is down, slow or answers garbage is an error in the report, never a stop),
 then the works folded into the lab in one transaction, then the figures refreshed."""
 
+import datetime
 import functools
 import logging
 import urllib.parse
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -14,12 +16,15 @@ from harvest.figures import refresh_citations, refresh_stars
 from harvest.matching import fold
 from harvest.models import HarvestRun
 from harvest.sources import Found, harvesters
+from lab.models import LabSettings
 from people.models import Person
 from publications.importing.http import HttpClient, JsonClient
 from publications.importing.records import ImportProblem
 
 logger = logging.getLogger(__name__)
 IDENTITIES = ("orcid", "openalex_id", "dblp_pid", "arxiv_author_id")
+# Longer than any run takes (a 50-member lab reads in minutes, arXiv's pauses included).
+RUN_DEADLINE = datetime.timedelta(hours=6)
 
 
 def client() -> HttpClient:
@@ -47,8 +52,10 @@ def harvested_people(person: Person | None = None) -> list[Person]:
 def execute(run: HarvestRun, http: JsonClient | None = None) -> HarvestRun:
     """Do the run and store its report; returns it finished (DONE, or FAILED with why)."""
     http = http or client()
-    run.status, run.started = HarvestRun.Status.RUNNING, timezone.now()
-    run.save(update_fields=["status", "started"])
+    if busy := _start(run):
+        run.status, run.message, run.finished = HarvestRun.Status.FAILED, busy, timezone.now()
+        run.save(update_fields=["status", "message", "finished"])
+        return run
     try:
         attempts, failures = _execute(run, http)
         run.status = HarvestRun.Status.DONE
@@ -62,6 +69,34 @@ def execute(run: HarvestRun, http: JsonClient | None = None) -> HarvestRun:
     run.finished = timezone.now()
     run.save()
     return run
+
+
+def _start(run: HarvestRun) -> str:
+    """Marks the run running unless a run for the same people is: then returns why not.
+    Two runs at once would each make a candidate of the same work. The check and the mark
+    are one transaction holding the lab settings' row, so two starts take turns. A run left
+    "running" past RUN_DEADLINE (its worker was killed) is marked interrupted first."""
+    now = timezone.now()
+    with transaction.atomic():
+        LabSettings.load()
+        LabSettings.objects.select_for_update().filter(pk=1).exists()
+        running = HarvestRun.objects.filter(status=HarvestRun.Status.RUNNING).exclude(pk=run.pk)
+        running.filter(started__lt=now - RUN_DEADLINE).update(
+            status=HarvestRun.Status.FAILED,
+            finished=now,
+            message="Interrupted: its worker stopped before the run finished.",
+        )
+        if run.person_id is not None:
+            running = running.filter(Q(person=None) | Q(person=run.person_id))
+        other = running.order_by("started").first()
+        if other is not None:
+            return (
+                f"Another harvest run (#{other.pk}) was reading the same members; this one "
+                "did nothing. Run it again once that one is done."
+            )
+        run.status, run.started = HarvestRun.Status.RUNNING, now
+        run.save(update_fields=["status", "started"])
+    return ""
 
 
 def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:

@@ -262,3 +262,27 @@ def test_every_request_names_the_site_and_a_contact(services, piwowar):
     assert services.agents and all("mailto:webmaster@lab.example" in a for a in services.agents)
     openalex = services.asked("/openalex/works")
     assert openalex and all(q.get("mailto") == "webmaster@lab.example" for q in openalex)
+
+
+def test_a_second_run_for_the_same_members_waits_its_turn_and_makes_no_duplicate(services, piwowar):
+    import datetime
+
+    from django.utils import timezone
+
+    under_way = HarvestRun.objects.create(
+        status=HarvestRun.Status.RUNNING, started=timezone.now(), person=piwowar
+    )
+
+    with pytest.raises(CommandError, match=f"Another harvest run \\(#{under_way.pk}\\)"):
+        harvest()
+
+    assert not Candidate.objects.exists()
+    # a run its killed worker left "running" for hours no longer holds the others back
+    HarvestRun.objects.filter(pk=under_way.pk).update(
+        started=timezone.now() - datetime.timedelta(hours=7)
+    )
+    harvest()
+    under_way.refresh_from_db()
+    assert under_way.status == "failed" and "Interrupted" in under_way.message
+    assert HarvestRun.objects.latest("pk").status == "done"
+    assert Candidate.objects.count() == 5
