@@ -203,9 +203,9 @@ def test_a_work_with_an_unreadable_year_comes_in_without_it_and_the_report_names
     [
         ("review", "journal", ""),  # a review article in a journal
         ("letter", "journal", ""),
-        ("peer-review", "other", "peer-review"),  # a referee report: counted, not harvested
-        ("paratext", "other", "paratext"),
-        ("erratum", "other", "erratum"),
+        ("peer-review", "", "peer-review"),  # a referee report: counted, not harvested
+        ("paratext", "", "paratext"),
+        ("erratum", "", "erratum"),
     ],
 )
 def test_openalex_kinds_map_to_papers_or_are_skipped_by_name(work_type, kind, skipped):

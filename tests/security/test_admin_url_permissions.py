@@ -56,6 +56,10 @@ def _owned(model, owner):
         return factories.VenueFactory()
     if model == "labsettings":
         return LabSettings.load()
+    if model == "page":
+        return factories.PageFactory()
+    if model == "menuitem":
+        return factories.MenuItemFactory()
     if model == "candidate":
         record = {"label": "OpenAlex work W1", "title": "A harvested work", "date": "2024"}
         record["authors"] = [{"given": "O", "family": "Member"}]
@@ -153,6 +157,19 @@ def expected(name, model, target=None):
             "change": ["view", "denied", "denied", "denied"],
             "delete": ["denied"] * 4,
             "history": ["ok", "denied", "denied", "denied"],
+        }
+    elif model in ("page", "menuitem"):
+        # the lab's own pages and its menu: lab admins only
+        lab_admins = ["ok", "ok", "denied", "denied"]
+        table = {
+            "changelist": lab_admins,
+            "add": lab_admins,
+            "change": lab_admins,
+            "delete": lab_admins,
+            "history": lab_admins,
+            "revert": lab_admins,
+            "deleted": lab_admins,
+            "restore": ["denied"] * 4,
         }
     elif model == "labsettings":
         table = {
