@@ -614,7 +614,7 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
             continue  # added after the archive's schema: no table yet
         for field in model._meta.local_many_to_many:
             through = field.remote_field.through
-            if through._meta.auto_created:
+            if through is not None and through._meta.auto_created:
                 through._default_manager.all()._raw_delete(connection.alias)
         model._default_manager.all()._raw_delete(connection.alias)
     if accounts:
