@@ -29,7 +29,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from itertools import islice
 from pathlib import PurePosixPath
 from typing import IO, Any
@@ -135,7 +135,7 @@ def export_lab(
                 # restore reads it row by row.
                 for row in _serialized_rows(model, accounts=accounts):
                     out.write(b",\n" if count else b"[\n")
-                    out.write(json.dumps(row, cls=DjangoJSONEncoder, ensure_ascii=False).encode())
+                    out.write(json.dumps(row, cls=_ExactEncoder, ensure_ascii=False).encode())
                     count += 1
                 out.write(b"\n]\n" if count else b"[]\n")
             manifest["models"].append({"model": label, "file": member, "rows": count})
@@ -152,6 +152,18 @@ def export_lab(
         say(f"media: {len(manifest['media']):,} files")
         archive.writestr("manifest.json", json.dumps(manifest, indent=1))
     return manifest
+
+
+class _ExactEncoder(DjangoJSONEncoder):
+    """Django's JSON, but times to the microsecond: Django's encoder cuts them to the
+    millisecond, so a restore moved every timestamp and one under a millisecond past the
+    second came back a different value."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, (datetime, time)):
+            text = o.isoformat()
+            return text[:-6] + "Z" if text.endswith("+00:00") else text
+        return super().default(o)
 
 
 class _Hashing:

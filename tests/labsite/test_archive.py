@@ -6,6 +6,7 @@ import io
 import json
 import re
 import zipfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -624,3 +625,27 @@ def test_last_nights_backup_restores_over_what_was_added_since(demo):
 
     assert _dump() == before
     assert not HarvestRun.objects.exists() and not Person.objects.filter(slug="new-student")
+
+
+@pytest.mark.django_db
+def test_a_restore_keeps_every_time_to_the_microsecond(demo, admin_user):
+    """A backup wrote times to the millisecond: every timestamp came back moved, and one
+    within a millisecond of its second came back as another value in the dump (a change a
+    lab admin made at 12:12:55.000500 read 12:12:55 after the restore)."""
+    from django.contrib.admin.models import CHANGE, LogEntry
+
+    person = Person.objects.get(slug="teng-ma")
+    entry = LogEntry.objects.log_actions(admin_user.pk, [person], CHANGE, single_object=True)
+    at = datetime(2026, 12, 5, 12, 12, 55, 500, tzinfo=UTC)
+    LogEntry.objects.filter(pk=entry.pk).update(action_time=at)
+    paper = Publication.objects.first()
+    Publication.objects.filter(pk=paper.pk).update(updated=at.replace(microsecond=123456))
+    written = io.BytesIO()
+    archive.export_lab(written)
+    before = _dump()
+
+    archive.import_lab(io.BytesIO(written.getvalue()), replace=True)
+
+    assert _dump() == before
+    assert LogEntry.objects.get(object_id=str(person.pk)).action_time == at
+    assert Publication.objects.get(pk=paper.pk).updated == at.replace(microsecond=123456)
