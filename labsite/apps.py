@@ -7,7 +7,7 @@ class LabsiteConfig(AppConfig):
     name = "labsite"
     verbose_name = _("Lab site")
     # core/content.py: the site's own bookkeeping, not content (never backed up or edited)
-    transient_models = ("contentversion",)
+    transient_models = ("contentversion", "contentchange")
 
     def ready(self):
         from core.bulk import rows_inserted

@@ -4,9 +4,9 @@ from django.db import models
 
 
 class ContentVersion(models.Model):
-    """The number public pages are stored under in the cache (labsite/page_cache.py). One
-    row. Every change to the content moves it inside the change's own transaction, so it is
-    exactly as current as the rows it stands for, whether or not the cache answers."""
+    """Where the content version starts (labsite/page_cache.py): one row, written once, from
+    the clock, when the table is new or was emptied, so no number stored before can come
+    back. It is never updated, so no change waits on it."""
 
     number = models.BigIntegerField()
 
@@ -17,3 +17,15 @@ class ContentVersion(models.Model):
 
     def __str__(self):
         return f"content version {self.number}"
+
+
+class ContentChange(models.Model):
+    """One row a change to the content adds (labsite/page_cache.py): the content version is
+    the start plus the highest row's id. Rows are only ever added, so changes never wait on
+    one another for it, however long one of them takes."""
+
+    class Meta:
+        get_latest_by = "pk"
+
+    def __str__(self):
+        return f"content change {self.pk}"

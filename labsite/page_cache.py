@@ -1,10 +1,16 @@
 """Public pages served whole from the cache to anonymous visitors until the content changes.
 
 Every save, delete or link change in the content apps moves the *content version*, a number
-kept in the database beside the content (labsite.models.ContentVersion), inside the change's
-own transaction (imports, restores, reverts and settings edits are saves too, or say so
-themselves). A page is stored under the version it was built at, and a request reads the
-version first (one read of one row), so from the moment a change commits every worker
+kept in the database beside the content, inside the change's own transaction (imports,
+restores, reverts and settings edits are saves too, or say so themselves). The version is
+where it started (labsite.models.ContentVersion) plus the highest id of the change log
+(labsite.models.ContentChange), to which a transaction that changes content adds a row, and
+adds one more once it has committed: rows are only added, so no change waits for another to
+commit (a twenty-second import holds up no admin's save), and a long transaction's row,
+which others see only when it commits, is followed by one they see at once.
+
+A page is stored under the version it was built at, and a request reads the version first
+(one query), so from the moment a change commits every worker
 builds and serves a fresh page, and the old entries age out. A stored page carries its gzip
 form and its ETag, made once when it is stored: a visitor gets the compressed page, or
 "304 Not Modified" when they already have it.
@@ -37,7 +43,6 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
-from django.db.models import F
 from django.http import HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
 from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
@@ -45,13 +50,14 @@ from django.utils import translation
 
 from core import content
 from labsite.context_processors import STATIC_EXPORT_KEY
-from labsite.models import ContentVersion
+from labsite.models import ContentChange, ContentVersion
 from labsite.outages import outage_response
 
 PAGE_TIMEOUT = 24 * 3600  # entries of past versions are never read again; they age out
 # The version this site read last, kept in the cache for a worker started while the
 # database does not answer.
 LAST_VERSION_KEY = "labsite:last-content-version"
+_PRUNE_EVERY = 1000  # change-log rows added between two prunings of the log
 DATABASE_RETRY = 5  # seconds a worker serves the version it read last before asking again
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _COMPRESSIBLE = re.compile(r"^(text/|application/(json|xml|rss\+xml|atom\+xml|x-bibtex|vnd\.))")
@@ -68,27 +74,39 @@ def content_version():
     with connection.cursor() as cursor:
         cursor.execute(_read_version_sql())
         row = cursor.fetchone()
+        if row is None:
+            _start_version(DEFAULT_DB_ALIAS)
+            cursor.execute(_read_version_sql())
+            row = cursor.fetchone()
     _forget_move(connection)
-    if row is None:
-        return _start_version(DEFAULT_DB_ALIAS)
     return row[0]
 
 
 @functools.cache
 def _read_version_sql():
-    table = connection.ops.quote_name(ContentVersion._meta.db_table)
-    return f"SELECT number FROM {table} WHERE id = 1"
+    start = connection.ops.quote_name(ContentVersion._meta.db_table)
+    changes = connection.ops.quote_name(ContentChange._meta.db_table)
+    return f"SELECT number + COALESCE((SELECT MAX(id) FROM {changes}), 0) FROM {start} WHERE id = 1"
 
 
 def _start_version(using):
     start = {"number": time.time_ns()}
-    return ContentVersion.objects.using(using).get_or_create(pk=1, defaults=start)[0].number
+    ContentVersion.objects.using(using).get_or_create(pk=1, defaults=start)
 
 
 def _moved():
     """Stands among a transaction's commit hooks for "this transaction has moved the
     version": a rollback (of the transaction, or of the savepoint it was added in) drops
     it with the move it stands for."""
+
+
+def _moved_after_commit(using=DEFAULT_DB_ALIAS):
+    """A committed change's second row: seen by every other connection at once, however
+    many rows others added while the change was under way. Now and then the log drops what
+    no version read needs any more (only its highest id counts)."""
+    added = ContentChange.objects.using(using).create()
+    if added.pk % _PRUNE_EVERY == 0:
+        ContentChange.objects.using(using).filter(pk__lt=added.pk - _PRUNE_EVERY).delete()
 
 
 def _forget_move(connection):
@@ -100,23 +118,26 @@ def _forget_move(connection):
 def content_changed(sender=None, using=DEFAULT_DB_ALIAS, **kwargs):
     """Signal receiver (and a call for writes that send no signal, such as bulk inserts):
     the public pages are out of date. Moves the version in the change's own transaction,
-    once however many rows the transaction changes."""
+    once however many rows the transaction changes, and once more when it has committed."""
     if sender is not None and not content.is_content(sender):
         return
     connection = connections[using]
     if connection.in_atomic_block:
-        if any(hook is _moved for _savepoints, hook, _robust in connection.run_on_commit):
+        hooks = [hook for _savepoints, hook, _robust in connection.run_on_commit]
+        if _moved in hooks:
             return
         transaction.on_commit(_moved, using=using)
-    moved = ContentVersion.objects.using(using).filter(pk=1).update(number=F("number") + 1)
-    if not moved:
-        _start_version(using)
+        if not any(getattr(hook, "func", None) is _moved_after_commit for hook in hooks):
+            after = functools.partial(_moved_after_commit, using)
+            transaction.on_commit(after, using=using, robust=True)
+    ContentChange.objects.using(using).create()
 
 
 def schema_changed(using=DEFAULT_DB_ALIAS, **kwargs):
     """post_migrate receiver: an upgrade may change what every page says. (A migration
     back past labsite's first leaves no version to move.)"""
-    if ContentVersion._meta.db_table in connections[using].introspection.table_names():
+    tables = set(connections[using].introspection.table_names())
+    if {ContentVersion._meta.db_table, ContentChange._meta.db_table} <= tables:
         content_changed(using=using)
 
 
