@@ -17,10 +17,16 @@ import yaml
 
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
-from publications.importing import Record, read_bibtex
+from publications.importing import ImportProblem, Record, read_bibtex
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # a front matter page or data file read whole
 UNEXPECTED = "its shape is not one this reader knows"
+# An account that is the lab itself, not a person: its name says so.
+ORGANISATION = re.compile(
+    r"\b(?:lab|laboratory|group|team|center|centre|institute|department|society|"
+    r"consortium|initiative|admin|webmaster)\b|实验室|课题组|研究组|研究所|中心|团队",
+    re.I,
+)
 
 
 class SiteProblem(Exception):
@@ -207,7 +213,10 @@ def is_hidden(front: dict[str, Any]) -> bool:
 def read_publications(site: Site, path: Path) -> None:
     """A BibTeX file's papers, as the BibTeX importer reads them; an invalid DOI, optional, is
     dropped and named rather than holding its paper back."""
-    records = read_bibtex(read_text(site, path), site.name(path))
+    try:
+        records = read_bibtex(read_text(site, path), site.name(path))
+    except ImportProblem as problem:  # no entry at all, or braces nested past reading
+        raise Unreadable(site.name(path), str(problem).removeprefix(f"{site.name(path)} ")) from None
     for record in records:
         for problem in list(record.problems):
             if problem.startswith("invalid DOI"):
