@@ -266,7 +266,8 @@ def _socials(site: Site, owner: SitePerson, socials: dict[str, Any], source: str
         if key == "email":
             owner.email = owner.email or str(value)
         elif key in SOCIALS:
-            url = SOCIALS[key].format(value)
+            # some sites give the whole address where the key asks for a user name
+            url = web_url(value) or SOCIALS[key].format(value)
             add_link(owner, SOCIAL_LABELS.get(key, key), url) or site.no_home.append(
                 f"{source}: {key} ({value})"
             )
@@ -384,9 +385,9 @@ def _dated_row(row: Any, what: str, where: str) -> dict[str, Any]:
     start, end = _years(row.get("year"))
     details = row.get("description") or []
     details = details if isinstance(details, list) else [details]
-    return {
-        what: plain(row.get("title")),
-        where: plain(row.get("institution")),
+    return {  # some sites name the degree and the employer by their own keys
+        what: plain(row.get("title") or row.get(what)),
+        where: plain(row.get("institution") or row.get(where) or row.get("company")),
         "location": plain(row.get("location")),
         "start": start,
         "end": end,

@@ -215,8 +215,8 @@ def read_publications(site: Site, path: Path) -> None:
     dropped and named rather than holding its paper back."""
     try:
         records = read_bibtex(read_text(site, path), site.name(path))
-    except ImportProblem as problem:  # no entry at all, or braces nested past reading
-        raise Unreadable(site.name(path), str(problem).removeprefix(f"{site.name(path)} ")) from None
+    except ImportProblem as error:  # no entry at all, or braces nested past reading
+        raise Unreadable(site.name(path), str(error).removeprefix(f"{site.name(path)} ")) from None
     for record in records:
         for problem in list(record.problems):
             if problem.startswith("invalid DOI"):
