@@ -743,4 +743,5 @@ def _site_page(site: Site, path: Path, front: dict[str, Any], body: str) -> Site
         source=site.name(path),
         in_menu=not is_hidden(front),
         order=front.get("nav_order") if isinstance(front.get("nav_order"), int) else None,
+        address=str(front.get("permalink") or ""),
     )

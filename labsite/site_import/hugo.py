@@ -227,6 +227,7 @@ def _own_pages(site: Site, content: Path) -> None:
                     source=site.name(path),
                     in_menu=True,
                     order=front.get("weight") if isinstance(front.get("weight"), int) else None,
+                    address=str(front.get("url") or front.get("slug") or ""),
                 )
             )
 

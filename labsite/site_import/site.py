@@ -117,6 +117,7 @@ class SitePage:
     source: str
     in_menu: bool = True
     order: int | None = None
+    address: str = ""  # where the site kept it ("/contact_us/"), kept when labsite can
 
 
 @dataclass
