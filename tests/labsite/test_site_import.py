@@ -614,3 +614,19 @@ def test_the_sites_own_pages_land_as_the_labs_pages_at_their_addresses(client):
         "one of the site's own addresses." in report
     )
     assert "Imported: 0 rows new or updated." in _import(site, "--apply")
+
+
+def test_a_person_whose_name_is_longer_than_an_address_comes_in(tmp_path):
+    """A name of six long words makes an address longer than a person's slug holds: cut to
+    fit, not refused."""
+    name = "Maximiliana Konstantinopoulou Wolfeschlegelsteinhausen Bartholomew-Oyelaran"
+    (tmp_path / "config/_default").mkdir(parents=True)
+    (tmp_path / "config/_default/hugo.yaml").write_text("title: A lab\n")
+    author = tmp_path / "content/authors/max/_index.md"
+    author.parent.mkdir(parents=True)
+    author.write_text(f"---\ntitle: {name}\nuser_groups: [PhD Students]\n---\n")
+
+    report = _import(tmp_path, "--apply")
+
+    assert "person: 1 new" in report
+    assert len(Person.objects.get(name=name).slug) <= 50
