@@ -23,6 +23,7 @@ from labsite.site_import.site import (
     clean_markdown,
     date_of,
     front_matter,
+    has_form,
     inside,
     is_hidden,
     load_yaml,
@@ -732,11 +733,24 @@ def _page(site: Site, path: Path) -> None:
         site.leftover(path, "the template's sample page")
         return
     front, body = front_matter(site, path)
-    if clean_markdown(body):
+    if not front:  # Jekyll builds only files with front matter; it copies this one as is
+        site.no_home.append(f"{site.name(path)}: no front matter, so not a page of the site")
+    elif LIQUID_LOOP.search(body):  # a listing Jekyll fills from the site's data, no text
+        title = plain(front.get("title")) or path.stem
+        site.no_home.append(
+            f"{site.name(path)}: the page “{title}” lists the site's data through Liquid "
+            "(labsite lists its own)"
+        )
+    elif clean_markdown(body):
         site.pages.append(_site_page(site, path, front, body))
 
 
+LIQUID_LOOP = re.compile(r"{%-?\s*for\b")
+
+
 def _site_page(site: Site, path: Path, front: dict[str, Any], body: str) -> SitePage:
+    if has_form(body):
+        site.no_home.append(f"{site.name(path)}: its form (labsite's pages hold no forms)")
     return SitePage(
         title=plain(front.get("title")) or path.stem,
         body=clean_markdown(body),

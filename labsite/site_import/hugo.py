@@ -26,6 +26,7 @@ from labsite.site_import.site import (
     clean_markdown,
     date_of,
     front_matter,
+    has_form,
     is_hidden,
     load_data,
     plain,
@@ -220,6 +221,8 @@ def _own_pages(site: Site, content: Path) -> None:
     def read_one(path: Path) -> None:
         front, body = front_matter(site, path)
         if clean_markdown(body) and not is_hidden(front):
+            if has_form(body):
+                site.no_home.append(f"{site.name(path)}: its form (labsite's pages hold no forms)")
             site.pages.append(
                 SitePage(
                     title=plain(front.get("title")) or path.parent.name,

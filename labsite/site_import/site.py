@@ -356,6 +356,9 @@ _HIDDEN = re.compile(
     re.S,
 )
 _BLANK_LINES = re.compile(r"\n{3,}")
+# A form posts to a service of the old site's (Formspree…) and a script or style works its
+# pages: none means anything here, and a form's labels left alone read as nonsense.
+_FORM = re.compile(r"<(form|script|style)\b.*?</\1\s*>", re.S | re.I)
 
 
 def clean_markdown(text: str) -> str:
@@ -363,12 +366,18 @@ def clean_markdown(text: str) -> str:
     kramdown attribute lists, HTML comments (`<!--more-->`) and hidden blocks taken out
     (what a shortcode wraps stays); the generators' own markup means nothing here."""
     text = _LIQUID_COMMENT.sub("", text or "")
+    text = _FORM.sub("", text)
     text = _HIDDEN.sub("", text)
     text = _COMMENT.sub("", text)
     text = _SHORTCODE.sub("", text)
     text = _LIQUID.sub("", text)
     text = _KRAMDOWN.sub("", text)
     return _BLANK_LINES.sub("\n\n", text).strip()
+
+
+def has_form(text: str) -> bool:
+    """Whether a page holds a form (its text comes in without it, named)."""
+    return bool(re.search(r"<form\b", text or "", re.I))
 
 
 def plain(text: Any) -> str:
