@@ -9,7 +9,9 @@ def unique_slug(instance, text, *, words=8, taken=None):
     database when not given: one query). Text with no Latin letters falls back to the model's
     name."""
     model = type(instance)
-    base = "-".join(slugify(text).split("-")[:words]).strip("-")[:90] or model._meta.model_name
+    # within the slug field's length, with room for the year and a "-2" suffix
+    room = min(90, (model._meta.get_field("slug").max_length or 90) - 8)
+    base = "-".join(slugify(text).split("-")[:words])[:room].strip("-") or model._meta.model_name
     date = getattr(instance, "date", None)  # a person has none
     if date and not base.endswith(str(date.year)):
         base = f"{base}-{date.year}"

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from labsite.site_import.site import (
+    ORGANISATION,
     Site,
     SiteCourse,
     SiteNews,
@@ -22,6 +23,7 @@ from labsite.site_import.site import (
     clean_markdown,
     date_of,
     front_matter,
+    has_form,
     inside,
     is_hidden,
     load_yaml,
@@ -119,6 +121,7 @@ def read(site: Site, owner_name: str = "") -> None:
     site.each(_data_files(site, "repositories.yml"), lambda path: _repositories(site, owner, path))
     site.each(_data_files(site, "teaching.yml"), lambda path: _teaching_data(site, path))
     site.each([site.root / "_pages" / "profiles.md"], lambda path: _profiles(site, owner, path))
+    _lab_owner(site, owner)
     _collection(site, "_news", hidden="news" in hidden, read_one=_news_item)
     _collection(site, "_projects", hidden="projects" in hidden, read_one=_project)
     _collection(site, "_posts", hidden="posts" in hidden, read_one=_post)
@@ -264,7 +267,8 @@ def _socials(site: Site, owner: SitePerson, socials: dict[str, Any], source: str
         if key == "email":
             owner.email = owner.email or str(value)
         elif key in SOCIALS:
-            url = SOCIALS[key].format(value)
+            # some sites give the whole address where the key asks for a user name
+            url = web_url(value) or SOCIALS[key].format(value)
             add_link(owner, SOCIAL_LABELS.get(key, key), url) or site.no_home.append(
                 f"{source}: {key} ({value})"
             )
@@ -382,9 +386,9 @@ def _dated_row(row: Any, what: str, where: str) -> dict[str, Any]:
     start, end = _years(row.get("year"))
     details = row.get("description") or []
     details = details if isinstance(details, list) else [details]
-    return {
-        what: plain(row.get("title")),
-        where: plain(row.get("institution")),
+    return {  # some sites name the degree and the employer by their own keys
+        what: plain(row.get("title") or row.get(what)),
+        where: plain(row.get("institution") or row.get(where) or row.get("company")),
         "location": plain(row.get("location")),
         "start": start,
         "end": end,
@@ -551,7 +555,9 @@ def _course_row(site: Site, row: Any, source: str) -> None:
 
 
 def _profiles(site: Site, owner: SitePerson, path: Path) -> None:
-    """_pages/profiles.md: al-folio's page of several people, each a page of _pages."""
+    """_pages/profiles.md: al-folio's page of several people. Each profile's `content` names
+    a page of _pages (the template's shape) or is the person's text itself, beside their
+    `name`, `role`, `email` and links (a lab's team page)."""
     if not path.is_file():
         return
     if site.is_template(path):
@@ -564,24 +570,66 @@ def _profiles(site: Site, owner: SitePerson, path: Path) -> None:
             site.pages.append(_site_page(site, path, front, body))
         return
     for position, profile in enumerate(profiles):
-        if not isinstance(profile, dict) or not profile.get("content"):
-            continue
-        content = site.root / "_pages" / str(profile["content"])
-        if not content.is_file() or not content.resolve().is_relative_to(site.root.resolve()):
-            site.skip(site.name(path), f"the profile page {profile['content']} is not there")
-            continue
-        if site.is_template(content):
-            site.leftover(content, "the template's sample profile")
-            continue
-        values, text = front_matter(site, content)
-        name = plain(values.get("title"))
-        if not name or (position == 0 and name == owner.name):
-            continue
-        person = SitePerson(key=content.stem, name=name, source=site.name(content))
-        person.bio = clean_markdown(text)
-        if profile.get("image"):
-            person.photo = inside(site, str(profile["image"]), *IMAGES)
-        site.people.append(person)
+        if isinstance(profile, dict):
+            _profile(site, owner, path, position, profile)
+
+
+PAGE_NAME = re.compile(r"^[\w./ -]{1,200}\.(?:md|markdown|html)$")
+HONORIFIC = re.compile(r"^(?:dr|prof|professor|mr|mrs|ms)\.?\s+", re.I)
+
+
+def _profile(
+    site: Site, owner: SitePerson, path: Path, position: int, profile: dict[str, Any]
+) -> None:
+    content = str(profile.get("content") or "").strip()
+    values: dict[str, Any] = {}
+    text, source, key = "", site.name(path), ""
+    if PAGE_NAME.match(content):
+        page = site.root / "_pages" / content
+        if not page.resolve().is_relative_to(site.root.resolve()) or not page.is_file():
+            site.skip(source, f"the profile page {content} is not there")
+            return
+        if site.is_template(page):
+            site.leftover(page, "the template's sample profile")
+            return
+        values, text = front_matter(site, page)
+        source, key = site.name(page), page.stem
+    else:
+        text = content  # the person's text, written in the profile itself
+    name = HONORIFIC.sub("", plain(profile.get("name")) or plain(values.get("title")))
+    if not name or (position == 0 and name == owner.name):
+        return
+    person = SitePerson(key=key or f"profile-{position + 1}", name=name, source=source)
+    person.bio = clean_markdown(text)
+    role = plain(profile.get("role") or profile.get("position"))
+    person.title = role[:200]
+    person.groups = [role] if role else []
+    person.email = plain(profile.get("email"))
+    for field_name, value in profile.items():
+        if str(field_name).endswith("_url") and web_url(value):
+            add_link(person, str(field_name).removesuffix("_url"), str(value).strip())
+    if profile.get("image"):
+        person.photo = inside(site, str(profile["image"]), *IMAGES)
+    site.people.append(person)
+
+
+def _lab_owner(site: Site, owner: SitePerson) -> None:
+    """A lab's al-folio site names the lab where a researcher's names its owner
+    (`first_name: Aiello Research Group`): that is an account of the lab, not a person; its
+    text is the lab's About, and the first person of its team page owns the site."""
+    team = [p for p in site.people if p is not owner]
+    if not team or not ORGANISATION.search(owner.name):
+        return
+    site.people.remove(owner)
+    site.organisations.append(f"{owner.source}: {owner.name}")
+    site.about = site.about or owner.bio
+    team[0].is_owner = True
+    for kind in ("links", "education", "experience", "awards"):
+        if getattr(owner, kind):
+            site.no_home.append(
+                f"{owner.source}: the lab's {kind} ({len(getattr(owner, kind))}; the lab is "
+                "not a person)"
+            )
 
 
 def _collection(site: Site, folder: str, *, hidden: bool, read_one: Any) -> None:
@@ -685,15 +733,29 @@ def _page(site: Site, path: Path) -> None:
         site.leftover(path, "the template's sample page")
         return
     front, body = front_matter(site, path)
-    if clean_markdown(body):
+    if not front:  # Jekyll builds only files with front matter; it copies this one as is
+        site.no_home.append(f"{site.name(path)}: no front matter, so not a page of the site")
+    elif LIQUID_LOOP.search(body):  # a listing Jekyll fills from the site's data, no text
+        title = plain(front.get("title")) or path.stem
+        site.no_home.append(
+            f"{site.name(path)}: the page “{title}” lists the site's data through Liquid "
+            "(labsite lists its own)"
+        )
+    elif clean_markdown(body):
         site.pages.append(_site_page(site, path, front, body))
 
 
+LIQUID_LOOP = re.compile(r"{%-?\s*for\b")
+
+
 def _site_page(site: Site, path: Path, front: dict[str, Any], body: str) -> SitePage:
+    if has_form(body):
+        site.no_home.append(f"{site.name(path)}: its form (labsite's pages hold no forms)")
     return SitePage(
         title=plain(front.get("title")) or path.stem,
         body=clean_markdown(body),
         source=site.name(path),
         in_menu=not is_hidden(front),
         order=front.get("nav_order") if isinstance(front.get("nav_order"), int) else None,
+        address=str(front.get("permalink") or ""),
     )

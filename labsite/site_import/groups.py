@@ -44,8 +44,8 @@ _ROLES: list[tuple[re.Pattern[str], str]] = [
         (r"\bintern|实习", MemberRole.INTERN),
         (r"visit|guest|访问|访学|客座", MemberRole.VISITOR),
         (
-            r"principal investigator|\bpis?\b|\bleader|\bhead\b|\bdirector|advisor|adviser|"
-            r"supervisor|负责人|组长|导师|主任|首席",
+            r"principal investigator|\bpis?\b|\bleader|\bhead\b|(?<!project )\bdirector|"
+            r"advisor|adviser|supervisor|负责人|组长|导师|主任|首席",
             MemberRole.PI,
         ),
         (

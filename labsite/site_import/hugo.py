@@ -12,6 +12,7 @@ from typing import Any
 
 from core.partial_dates import PartialDate
 from labsite.site_import.site import (
+    ORGANISATION,
     Site,
     SiteNews,
     SitePage,
@@ -25,6 +26,7 @@ from labsite.site_import.site import (
     clean_markdown,
     date_of,
     front_matter,
+    has_form,
     is_hidden,
     load_data,
     plain,
@@ -32,7 +34,7 @@ from labsite.site_import.site import (
     web_url,
 )
 from publications.exports import CSL_TYPES
-from publications.importing import AuthorRecord, Record, read_bibtex
+from publications.importing import AuthorRecord, ImportProblem, Record, read_bibtex
 from publications.importing.records import clean_doi
 from publications.models import Publication
 
@@ -62,12 +64,6 @@ LINK_FIELDS = {
     "project": "project_url",
     "site": "project_url",
 }
-# An author account that is the lab itself, not a person: its name says so.
-ORGANISATION = re.compile(
-    r"\b(?:lab|laboratory|group|team|center|centre|institute|department|society|"
-    r"consortium|initiative|admin|webmaster)\b|实验室|课题组|研究组|研究所|中心|团队",
-    re.I,
-)
 # A membership written as its organisation ("2015-2017", "2019 - present", "2021-"), as
 # lab sites on the People widget do to show years under a name.
 YEARS = re.compile(
@@ -122,7 +118,7 @@ def read(site: Site, owner_name: str = "") -> None:
     pages = sorted((content / "authors").glob("*/_index.md")) + sorted(
         (content / "authors").glob("*/index.md")
     )
-    site.each(pages, lambda path: _author_page(site, path))
+    site.each(_fresh(site, pages), lambda path: _author_page(site, path))  # drafts left out
     if not site.people:
         site.skip(
             "data/authors, content/authors",
@@ -225,6 +221,8 @@ def _own_pages(site: Site, content: Path) -> None:
     def read_one(path: Path) -> None:
         front, body = front_matter(site, path)
         if clean_markdown(body) and not is_hidden(front):
+            if has_form(body):
+                site.no_home.append(f"{site.name(path)}: its form (labsite's pages hold no forms)")
             site.pages.append(
                 SitePage(
                     title=plain(front.get("title")) or path.parent.name,
@@ -232,6 +230,7 @@ def _own_pages(site: Site, content: Path) -> None:
                     source=site.name(path),
                     in_menu=True,
                     order=front.get("weight") if isinstance(front.get("weight"), int) else None,
+                    address=str(front.get("url") or front.get("slug") or ""),
                 )
             )
 
@@ -363,8 +362,10 @@ def _is_organisation(site: Site, person: SitePerson, values: dict[str, Any]) -> 
     with a name that says it is a lab, a group or a team."""
     if person.groups or values.get("first_name") or values.get("last_name"):
         return False
-    name = person.name.casefold()
-    return bool(name and ORGANISATION.search(person.name))
+    # the account's user name (`authors: [Siyang Liu Lab]`) says so when its title is the
+    # lab's motto; "admin" is the owner's user name in every Academic site
+    users = [str(a) for a in _list(values.get("authors")) if str(a).strip().lower() != "admin"]
+    return any(name.strip() and ORGANISATION.search(name) for name in (person.name, *users))
 
 
 def _author_file(site: Site, path: Path) -> None:
@@ -480,6 +481,8 @@ def _publication(site: Site, path: Path) -> None:
             records = read_bibtex(read_text(site, bib), site.name(bib))
         except Unreadable as unreadable:
             site.skipped.append(f"{unreadable} (the page's own fields are read instead)")
+        except ImportProblem as problem:  # a cite.bib holding no entry ("None", blank)
+            site.skipped.append(f"{problem} (the page's own fields are read instead)")
     if records and records[0].problems:  # what the site shows is the page, not its cite.bib
         site.no_home.append(
             f"{site.name(bib)}: not read ({'; '.join(records[0].problems)}); the page's own "

@@ -17,10 +17,16 @@ import yaml
 
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
-from publications.importing import Record, read_bibtex
+from publications.importing import ImportProblem, Record, read_bibtex
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # a front matter page or data file read whole
 UNEXPECTED = "its shape is not one this reader knows"
+# An account that is the lab itself, not a person: its name says so.
+ORGANISATION = re.compile(
+    r"\b(?:lab|laboratory|group|team|center|centre|institute|department|society|"
+    r"consortium|initiative|admin|webmaster)\b|实验室|课题组|研究组|研究所|中心|团队",
+    re.I,
+)
 
 
 class SiteProblem(Exception):
@@ -111,6 +117,7 @@ class SitePage:
     source: str
     in_menu: bool = True
     order: int | None = None
+    address: str = ""  # where the site kept it ("/contact_us/"), kept when labsite can
 
 
 @dataclass
@@ -207,7 +214,10 @@ def is_hidden(front: dict[str, Any]) -> bool:
 def read_publications(site: Site, path: Path) -> None:
     """A BibTeX file's papers, as the BibTeX importer reads them; an invalid DOI, optional, is
     dropped and named rather than holding its paper back."""
-    records = read_bibtex(read_text(site, path), site.name(path))
+    try:
+        records = read_bibtex(read_text(site, path), site.name(path))
+    except ImportProblem as error:  # no entry at all, or braces nested past reading
+        raise Unreadable(site.name(path), str(error).removeprefix(f"{site.name(path)} ")) from None
     for record in records:
         for problem in list(record.problems):
             if problem.startswith("invalid DOI"):
@@ -346,6 +356,9 @@ _HIDDEN = re.compile(
     re.S,
 )
 _BLANK_LINES = re.compile(r"\n{3,}")
+# A form posts to a service of the old site's (Formspree…) and a script or style works its
+# pages: none means anything here, and a form's labels left alone read as nonsense.
+_FORM = re.compile(r"<(form|script|style)\b.*?</\1\s*>", re.S | re.I)
 
 
 def clean_markdown(text: str) -> str:
@@ -353,12 +366,18 @@ def clean_markdown(text: str) -> str:
     kramdown attribute lists, HTML comments (`<!--more-->`) and hidden blocks taken out
     (what a shortcode wraps stays); the generators' own markup means nothing here."""
     text = _LIQUID_COMMENT.sub("", text or "")
+    text = _FORM.sub("", text)
     text = _HIDDEN.sub("", text)
     text = _COMMENT.sub("", text)
     text = _SHORTCODE.sub("", text)
     text = _LIQUID.sub("", text)
     text = _KRAMDOWN.sub("", text)
     return _BLANK_LINES.sub("\n\n", text).strip()
+
+
+def has_form(text: str) -> bool:
+    """Whether a page holds a form (its text comes in without it, named)."""
+    return bool(re.search(r"<form\b", text or "", re.I))
 
 
 def plain(text: Any) -> str:

@@ -29,6 +29,7 @@ from publications import importing
 from publications.importing import AuthorRecord
 from publications.importing.matching import PeopleIndex
 from talks.models import Award, Recipient, Speaker, Talk
+from website.models import MenuItem, Page
 
 MAX_ZIP_MEMBERS = 5000
 MAX_ZIP_BYTES = 500 * 1024 * 1024  # unpacked
@@ -151,9 +152,9 @@ def import_site(
 
 
 def _unhomed(site: Site) -> list[str]:
-    """What the site holds for the lab's own pages, posts and teaching, read whole but with
-    no home in labsite yet, and the lab's own accounts, named."""
-    notes = [f"{page.source}: the page “{page.title}” (the lab's own pages)" for page in site.pages]
+    """What the site holds for the lab's posts and teaching, read whole but with no home in
+    labsite yet, and the lab's own accounts, named."""
+    notes = []
     if site.posts:
         where = ", ".join(post.source for post in site.posts[:3])
         more = f" and {len(site.posts) - 3} more" if len(site.posts) > 3 else ""
@@ -203,6 +204,7 @@ class _Writer:
         for talk in self.site.talks:
             self._talk(talk)
         self._publications()
+        self._pages()
 
     # One row
 
@@ -400,6 +402,35 @@ class _Writer:
                 person.photo = ContentFile(file.read(), name=source.photo.name)
         self.report.count("photo", NEW, self.site.name(source.photo))
         return True
+
+    def _pages(self) -> None:
+        """The site's own pages (Join us, Contact, Research…) as the lab's pages: published
+        when the site showed them, in the menu when it placed them there (`nav_order`,
+        `weight`), after the built-in sections; a page that cannot stand at its address (a
+        section of labsite's own is there) is skipped and named."""
+        for source in self.site.pages:
+            title = source.title[:200]
+            if Page.objects.filter(title_en=title).exists():
+                self.report.count("page", UNCHANGED, title)
+                continue
+            page = Page(title_en=title, body_en=source.body, is_published=source.in_menu)
+            # the address the site gave it, where it is one level deep ("/contact_us/")
+            parts = [part for part in source.address.split("/") if part]
+            if len(parts) == 1 and re.fullmatch(r"[-\w]{1,80}", parts[0], re.ASCII):
+                page.slug = parts[0]
+            try:
+                page.full_clean(validate_unique=False)
+            except ValidationError as error:
+                self.report.skipped.append(
+                    f"{source.source}: the page “{title}” cannot be kept: "
+                    f"{' '.join(error.messages)}"
+                )
+                continue
+            page.save()
+            self.report.count("page", NEW, title)
+            if source.in_menu and source.order is not None:
+                position = 60 + min(max(source.order, 0), 900)
+                MenuItem.objects.create(page=page, position=position)
 
     # Talks and publications
 

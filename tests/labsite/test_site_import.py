@@ -24,6 +24,7 @@ from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications.models import Authorship, Publication
 from talks.models import Award, Talk
 from tests import factories
+from website.models import Page
 
 pytestmark = pytest.mark.django_db
 SITES = Path(__file__).parent / "data" / "sites"
@@ -547,7 +548,7 @@ def test_what_is_not_read_is_named_in_the_preview(tmp_path):
     preview = _import(site)
 
     assert "1 blog posts (_posts/2024-05-01-hello.md; the lab's posts)" in preview
-    assert "_pages/teaching.md: the page “teaching” (the lab's own pages)" in preview
+    assert "page: 1 new" in preview  # teaching.md; the page is written (and rolled back)
     assert "_pages/publications.md" not in preview
 
 
@@ -590,3 +591,43 @@ def test_the_admin_corrects_the_group_mapping_before_importing(lab_admin_client,
     assert roles["Eve Poe"] == "postdoc" and "Cai Wen" not in roles  # corrected, left out
     assert Person.objects.get(name="Eve Poe").is_alumnus
     assert roles["Bo Chen"] == "staff"  # the admin chose "not said" for the PhD students
+
+
+def test_the_sites_own_pages_land_as_the_labs_pages_at_their_addresses(client):
+    """A lab's al-folio site (Aiello Research Group): a page the menu showed is published at
+    the address the site gave it and placed in the menu after the built-in sections; one the
+    site hid (`nav: false`) comes in as a draft; one where labsite's own section stands is
+    named, and the rest still come in."""
+    site = Path(__file__).parent / "data" / "corpus" / "alfolio-aiello-lab"
+
+    report = _import(site, "--apply")
+
+    contact = client.get("/contact_us/")
+    assert contact.status_code == 200
+    assert "Get in Touch" in contact.content.decode()
+    assert "Your Email" not in contact.content.decode()  # its form's labels: no form here
+    assert "_pages/contact_us.md: its form (labsite's pages hold no forms)" in report
+    assert "Contact Us" in client.get("/").content.decode()  # in the menu
+    assert client.get("/thank_you/").status_code == 404  # nav: false: a draft
+    assert Page.objects.filter(address="thank_you", is_published=False).exists()
+    assert (
+        "_pages/publications.md: the page “Publications” cannot be kept: /publications/ is "
+        "one of the site's own addresses." in report
+    )
+    assert "Imported: 0 rows new or updated." in _import(site, "--apply")
+
+
+def test_a_person_whose_name_is_longer_than_an_address_comes_in(tmp_path):
+    """A name of six long words makes an address longer than a person's slug holds: cut to
+    fit, not refused."""
+    name = "Maximiliana Konstantinopoulou Wolfeschlegelsteinhausen Bartholomew-Oyelaran"
+    (tmp_path / "config/_default").mkdir(parents=True)
+    (tmp_path / "config/_default/hugo.yaml").write_text("title: A lab\n")
+    author = tmp_path / "content/authors/max/_index.md"
+    author.parent.mkdir(parents=True)
+    author.write_text(f"---\ntitle: {name}\nuser_groups: [PhD Students]\n---\n")
+
+    report = _import(tmp_path, "--apply")
+
+    assert "person: 1 new" in report
+    assert len(Person.objects.get(name=name).slug) <= 50
