@@ -22,6 +22,7 @@ urlpatterns = i18n_patterns(
     path("people/", include("labsite.pages.people_urls")),
     path("publications/", include("publications.urls")),
     path("", include("talks.urls")),
+    path("posts/", include("website.post_urls")),
     prefix_default_language=False,
 )
 urlpatterns += [

@@ -249,6 +249,26 @@ class MenuItemFactory(factory.django.DjangoModelFactory):
     page = factory.SubFactory(PageFactory)
 
 
+class PostFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.Post
+
+    title = factory.Sequence(lambda n: f"Post number {n}")
+    slug = factory.Sequence(lambda n: f"post-{n}")
+    date = datetime.date(2026, 3, 2)
+    body = "What the lab has to say."
+    is_published = True
+
+
+class PostAuthorFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.PostAuthor
+
+    post = factory.SubFactory(PostFactory)
+    person = factory.SubFactory(PersonFactory)
+    position = factory.Sequence(lambda n: n + 1)
+
+
 def photo_upload(size=(64, 64), color="teal", name="me.png"):
     """A PNG as a browser uploads it, for photo fields."""
     buffer = io.BytesIO()

@@ -1,8 +1,22 @@
-"""The lab's own pages, each at its address."""
+"""The lab's own pages, each at its address; the lab's posts: their list, a page each and
+their feed."""
 
-from django.views.generic import DetailView
+import datetime
 
-from website.models import Page
+from django.contrib.syndication.views import Feed
+from django.urls import reverse
+from django.utils.html import escape, strip_tags
+from django.utils.safestring import mark_safe
+from django.utils.text import Truncator
+from django.utils.translation import gettext as _
+from django.views.generic import DetailView, ListView
+
+from core import queries
+from core.feeds import AtomWithContent
+from core.markup import render_page_markdown
+from lab.models import LabSettings
+from publications.views import json_ld
+from website.models import Page, Post
 
 
 class PageView(DetailView):
@@ -23,3 +37,101 @@ class PageView(DetailView):
         context["subpages"] = page.children.published()
         context["parent"] = page.parent if page.parent_id and page.parent.is_published else None
         return context
+
+
+class PostListView(ListView):
+    """The lab's published posts, newest first, each with its authors and summary."""
+
+    template_name = "website/post_list.html"
+    context_object_name = "posts"
+    paginate_by = 20
+
+    @staticmethod
+    def canonical_query(params):  # what the page cache keys on
+        return queries.encode(queries.paginated([], params))
+
+    def get_queryset(self):
+        return Post.objects.published().for_listing()
+
+
+class PostView(DetailView):
+    """A published post: its title, date, authors (linked to their profiles) and body, and
+    schema.org BlogPosting data for search engines."""
+
+    template_name = "website/post_detail.html"
+    context_object_name = "post"
+
+    def get_queryset(self):
+        return Post.objects.published().for_listing()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["post_json_ld"] = mark_safe(json_ld(_blog_posting(self.request, self.object)))
+        return context
+
+
+def _blog_posting(request, post):
+    """schema.org BlogPosting: what Google reads for an article's headline, date and authors."""
+    data = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": post.title,
+        "datePublished": post.date.isoformat(),
+        "url": request.build_absolute_uri(post.get_absolute_url()),
+        "author": [
+            {
+                "@type": "Person",
+                "name": author.person.name,
+                "url": request.build_absolute_uri(author.person.get_absolute_url()),
+            }
+            for author in post.authors.all()
+        ],
+        "publisher": {"@type": "Organization", "name": LabSettings.load().name},
+    }
+    if summary := post_summary(post):
+        data["description"] = summary
+    return data
+
+
+def post_summary(post, words=40):
+    """The post's summary, else its body's beginning as plain text."""
+    if post.summary:
+        return post.summary
+    return Truncator(strip_tags(render_page_markdown(post.body))).words(words)
+
+
+class PostsFeed(Feed):
+    """The lab's newest posts, for feed readers, as Atom: each with its authors and its
+    whole body."""
+
+    feed_type = AtomWithContent
+
+    def title(self):
+        return _("%(lab)s: posts") % {"lab": LabSettings.load().name}
+
+    def subtitle(self):
+        return _("Posts from %(lab)s.") % {"lab": LabSettings.load().name}
+
+    def link(self):
+        return reverse("posts:list")
+
+    def items(self):
+        return Post.objects.published().for_listing()[:30]
+
+    def item_title(self, post):
+        return post.title
+
+    def item_description(self, post):
+        return escape(post_summary(post))
+
+    def item_extra_kwargs(self, post):
+        return {"content": render_page_markdown(post.body)}
+
+    def item_link(self, post):
+        return post.get_absolute_url()
+
+    def item_author_name(self, post):
+        return ", ".join(author.person.name for author in post.authors.all()) or None
+
+    def item_pubdate(self, post):
+        return datetime.datetime.combine(post.date, datetime.time(), tzinfo=datetime.UTC)

@@ -59,6 +59,8 @@ def page_types(transactional_db):
         "/news/",
         "/join-us/",  # the lab's own page, in the menu
         "/join-us/interns/",  # a subpage, written in English only
+        "/posts/",
+        "/posts/mooncake-open-source-2024/",  # a post by two members, in both languages
         "/no-such-page/",
     ]
     return english + ["/zh-hans" + url for url in english]

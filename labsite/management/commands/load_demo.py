@@ -1,5 +1,6 @@
 """Build the demo lab from the data files in labsite/demo/ (transcribed from the seed pages)."""
 
+import datetime
 import tomllib
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import MenuItem, Page
+from website.models import MenuItem, Page, Post, PostAuthor
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -62,10 +63,11 @@ class Command(BaseCommand):
         count = load_publications(read("publications.toml"))
         talks, awards = load_talks_and_awards(read("talks.toml"))
         pages = load_pages(read("pages.toml"))
+        posts = load_posts(read("posts.toml"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo lab loaded: {len(persons)} people, {count} publications, "
-                f"{talks} talks, {awards} awards, {pages} pages."
+                f"{talks} talks, {awards} awards, {pages} pages, {posts} posts."
             )
         )
 
@@ -212,6 +214,27 @@ def load_pages(data):
         if position is not None:
             upsert(MenuItem, {"position": position}, page=page)
     return len(data["pages"])
+
+
+def load_posts(data):
+    """The lab's posts, published, each with its authors in order; the menu lists them."""
+    people_by_slug = {p.slug: p for p in people.Person.objects.all()}
+    for row in data["posts"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        slug, authors = row.pop("slug"), row.pop("authors")
+        values = {
+            **columns_given(Post, row, "title"),
+            **columns_given(Post, row, "summary"),
+            **columns_given(Post, row, "body"),
+            "date": datetime.date.fromisoformat(row.pop("date")),
+            "is_published": True,
+        }
+        post = upsert(Post, values, slug=slug)
+        for position, author in enumerate(authors, start=1):
+            upsert(PostAuthor, {"position": position}, post=post, person=people_by_slug[author])
+        post.authors.exclude(person__slug__in=authors).delete()
+    upsert(MenuItem, {"position": MenuItem.Section.POSTS.default_position}, section="posts")
+    return len(data["posts"])
 
 
 def _with_publication(row):
