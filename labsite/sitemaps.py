@@ -20,7 +20,7 @@ from django.utils.html import escape
 from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
-from website.models import Page, Post
+from website.models import Opening, Page, Post
 
 _SLUG = "sitemap-slug-placeholder"
 
@@ -80,6 +80,15 @@ def pages():
     if posts:  # a lab that writes no posts has no posts page to offer
         yield _in_languages(lambda: reverse("posts:list")), None
     yield from _by_slug("posts:detail", posts)
+    # open openings only: search engines drop a job posting once it has closed
+    openings = list(
+        Opening.objects.open()
+        .annotate(changed=_last_changed(Opening))
+        .values_list("slug", "changed")
+    )
+    if openings:
+        yield _in_languages(lambda: reverse("openings:list")), None
+    yield from _by_slug("openings:detail", openings)
 
 
 def sitemap(request):

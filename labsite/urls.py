@@ -23,6 +23,7 @@ urlpatterns = i18n_patterns(
     path("publications/", include("publications.urls")),
     path("", include("talks.urls")),
     path("posts/", include("website.post_urls")),
+    path("openings/", include("website.opening_urls")),
     prefix_default_language=False,
 )
 urlpatterns += [

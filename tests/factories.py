@@ -269,6 +269,20 @@ class PostAuthorFactory(factory.django.DjangoModelFactory):
     position = factory.Sequence(lambda n: n + 1)
 
 
+class OpeningFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.Opening
+
+    title = factory.Sequence(lambda n: f"Opening number {n}")
+    slug = factory.Sequence(lambda n: f"opening-{n}")
+    kind = "phd"
+    description = "Build memory systems with us."
+    posted = datetime.date(2026, 3, 1)
+    city = "Beijing"
+    country = "CN"
+    is_published = True
+
+
 def photo_upload(size=(64, 64), color="teal", name="me.png"):
     """A PNG as a browser uploads it, for photo fields."""
     buffer = io.BytesIO()

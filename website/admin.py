@@ -1,12 +1,12 @@
-"""Admin for the lab's own pages and the site's menu (lab admins only), and for posts (lab
-admins all, a member those they are an author of)."""
+"""Admin for the lab's own pages, the site's menu and its openings (lab admins only), and
+for posts (lab admins all, a member those they are an author of)."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
 from lab.editing import LabModelAdmin, MemberRowsInline
-from website.models import MenuItem, Page, Post, PostAuthor
+from website.models import MenuItem, Opening, Page, Post, PostAuthor
 
 
 class PageMenuItemInline(admin.TabularInline):
@@ -92,3 +92,25 @@ class PostAdmin(LabModelAdmin):
     @admin.display(description=_("authors"))
     def author_names(self, post):
         return ", ".join(str(author) for author in post.authors.all())
+
+
+@admin.register(Opening)
+class OpeningAdmin(LabModelAdmin):
+    list_display = ["title", "kind", "posted", "deadline", "listed", "is_published"]
+    list_filter = ["kind", "is_published"]
+    date_hierarchy = "posted"
+    search_fields = [*in_languages("title"), "slug", "city"]
+    prepopulated_fields = {"slug": ["title_en"]}
+    fields = [
+        tuple(in_languages("title")),
+        ("slug", "kind"),
+        ("posted", "deadline"),
+        ("city", "country", "remote"),
+        tuple(in_languages("description")),
+        tuple(in_languages("how_to_apply")),
+        "is_published",
+    ]
+
+    @admin.display(description=_("listed"), boolean=True)
+    def listed(self, opening):
+        return opening.is_published and opening.is_open

@@ -20,6 +20,7 @@ SECTION_URLS = {
     Section.AWARDS: ("talks:awards", ("talks", "awards")),
     Section.NEWS: ("news", ("news", "")),
     Section.POSTS: ("posts:list", ("posts", "")),
+    Section.OPENINGS: ("openings:list", ("openings", "")),
 }
 
 

@@ -1,10 +1,11 @@
 """The lab's own pages, each at its address; the lab's posts: their list, a page each and
-their feed."""
+their feed; the lab's openings: the open ones listed, a page each."""
 
 import datetime
 
 from django.contrib.syndication.views import Feed
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape, strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
@@ -16,7 +17,7 @@ from core.feeds import AtomWithContent
 from core.markup import render_page_markdown
 from lab.models import LabSettings
 from publications.views import json_ld
-from website.models import Page, Post
+from website.models import Opening, Page, Post
 
 
 class PageView(DetailView):
@@ -135,3 +136,74 @@ class PostsFeed(Feed):
 
     def item_pubdate(self, post):
         return datetime.datetime.combine(post.date, datetime.time(), tzinfo=datetime.UTC)
+
+
+class OpeningListView(ListView):
+    """The openings still open (deadline today or later, or none), soonest deadline first."""
+
+    template_name = "website/opening_list.html"
+    context_object_name = "openings"
+
+    def get_queryset(self):
+        return Opening.objects.open()
+
+
+class OpeningView(DetailView):
+    """A published opening, open or closed (a closed one says so), with schema.org
+    JobPosting data for search engines' job listings."""
+
+    template_name = "website/opening_detail.html"
+    context_object_name = "opening"
+
+    def get_queryset(self):
+        return Opening.objects.published()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        data = job_posting(self.request, self.object)
+        context["opening_json_ld"] = mark_safe(json_ld(data))
+        return context
+
+
+def job_posting(request, opening):
+    """schema.org JobPosting with what Google's job-posting guidelines require (title,
+    description, datePosted, hiringOrganization, jobLocation, validThrough when there is a
+    deadline) and, for remote work, jobLocationType and applicantLocationRequirements."""
+    lab = LabSettings.load()
+    home = request.build_absolute_uri(reverse("home"))
+    organization = {"@type": "Organization", "name": lab.name, "sameAs": home}
+    if lab.logo:
+        organization["logo"] = request.build_absolute_uri(lab.logo.url)
+    address = {
+        "@type": "PostalAddress",
+        "addressLocality": opening.city,
+        "addressCountry": opening.country,
+    }
+    if lab.address:
+        address["streetAddress"] = ", ".join(
+            line.strip() for line in lab.address.splitlines() if line.strip()
+        )
+    description = render_page_markdown(opening.description)
+    if opening.how_to_apply:
+        description += f"<h2>{escape(_('How to apply'))}</h2>"
+        description += render_page_markdown(opening.how_to_apply)
+    data = {
+        "@context": "https://schema.org",
+        "@type": "JobPosting",
+        "title": opening.title,
+        "description": description,
+        "datePosted": opening.posted.isoformat(),
+        "hiringOrganization": organization,
+        "jobLocation": {"@type": "Place", "address": address},
+        "url": request.build_absolute_uri(opening.get_absolute_url()),
+    }
+    if opening.deadline:
+        # the end of the deadline's day where the lab is
+        end = datetime.datetime.combine(opening.deadline, datetime.time(23, 59, 59))
+        data["validThrough"] = timezone.make_aware(end).isoformat()
+    if opening.remote:
+        data["jobLocationType"] = "TELECOMMUTE"
+        data["applicantLocationRequirements"] = {"@type": "Country", "name": opening.country}
+    if opening.kind == Opening.Kind.INTERN:
+        data["employmentType"] = "INTERN"
+    return data

@@ -61,6 +61,8 @@ def page_types(transactional_db):
         "/join-us/interns/",  # a subpage, written in English only
         "/posts/",
         "/posts/mooncake-open-source-2024/",  # a post by two members, in both languages
+        "/openings/",
+        "/openings/phd-kvcache-systems/",
         "/no-such-page/",
     ]
     return english + ["/zh-hans" + url for url in english]

@@ -58,8 +58,14 @@ MATRIX = {
         "other": ["ok", "ok", "absent", "absent", "denied", "unchanged"],
         "anonymous": ["login"] * 5 + ["unchanged"],
     },
-    # The lab's own pages: lab admins alone write them.
+    # The lab's own pages and openings: lab admins alone write them.
     "page": {
+        "admin": ["ok"] * 6,
+        "owner": ["denied"] * 5 + ["unchanged"],
+        "other": ["denied"] * 5 + ["unchanged"],
+        "anonymous": ["login"] * 5 + ["unchanged"],
+    },
+    "opening": {
         "admin": ["ok"] * 6,
         "owner": ["denied"] * 5 + ["unchanged"],
         "other": ["denied"] * 5 + ["unchanged"],
@@ -89,6 +95,7 @@ APPS = {
     "venue": "publications",
     "post": "website",
     "page": "website",
+    "opening": "website",
     "labsettings": "lab",
 }
 
@@ -108,6 +115,8 @@ def _owned_object(model, owner_person):
         return factories.PostAuthorFactory(person=owner_person, post__title="Owner's post").post
     if model == "page":
         return factories.PageFactory(title="Lab page")
+    if model == "opening":
+        return factories.OpeningFactory(title="Lab opening")
     if model == "venue":
         return factories.VenueFactory(short_name="SOSP", name="Symposium")
     return LabSettings.load()
@@ -123,6 +132,7 @@ FORGED = {
     "venue": ("name", "forged"),
     "post": ("title_en", "forged"),
     "page": ("title_en", "forged"),
+    "opening": ("title_en", "forged"),
     "labsettings": ("name", "forged"),
 }
 

@@ -1,7 +1,18 @@
-"""The lab's own pages and the site's menu, and the lab's posts: one module a subject, every
-model importable from `website.models`."""
+"""The lab's own pages and the site's menu, the lab's posts and its openings: one module a
+subject, every model importable from `website.models`."""
 
+from website.models.openings import Opening, OpeningQuerySet
 from website.models.pages import RESERVED, MenuItem, Page, PageQuerySet
 from website.models.posts import Post, PostAuthor, PostQuerySet
 
-__all__ = ["RESERVED", "MenuItem", "Page", "PageQuerySet", "Post", "PostAuthor", "PostQuerySet"]
+__all__ = [
+    "RESERVED",
+    "MenuItem",
+    "Opening",
+    "OpeningQuerySet",
+    "Page",
+    "PageQuerySet",
+    "Post",
+    "PostAuthor",
+    "PostQuerySet",
+]

@@ -13,7 +13,7 @@ from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import MenuItem, Page, Post, PostAuthor
+from website.models import MenuItem, Opening, Page, Post, PostAuthor
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -64,10 +64,12 @@ class Command(BaseCommand):
         talks, awards = load_talks_and_awards(read("talks.toml"))
         pages = load_pages(read("pages.toml"))
         posts = load_posts(read("posts.toml"))
+        openings = load_openings(read("openings.toml"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo lab loaded: {len(persons)} people, {count} publications, "
-                f"{talks} talks, {awards} awards, {pages} pages, {posts} posts."
+                f"{talks} talks, {awards} awards, {pages} pages, {posts} posts, "
+                f"{openings} openings."
             )
         )
 
@@ -235,6 +237,27 @@ def load_posts(data):
         post.authors.exclude(person__slug__in=authors).delete()
     upsert(MenuItem, {"position": MenuItem.Section.POSTS.default_position}, section="posts")
     return len(data["posts"])
+
+
+def load_openings(data):
+    """The lab's openings, published; the menu lists them."""
+    for row in data["openings"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        slug = row.pop("slug")
+        values = {
+            **{name: row.pop(name) for name in ("kind", "city", "country")},
+            **columns_given(Opening, row, "title"),
+            **columns_given(Opening, row, "description"),
+            **columns_given(Opening, row, "how_to_apply"),
+            "posted": datetime.date.fromisoformat(row.pop("posted")),
+            "is_published": True,
+        }
+        if "deadline" in row:
+            values["deadline"] = datetime.date.fromisoformat(row.pop("deadline"))
+        upsert(Opening, values, slug=slug)
+    position = MenuItem.Section.OPENINGS.default_position
+    upsert(MenuItem, {"position": position}, section="openings")
+    return len(data["openings"])
 
 
 def _with_publication(row):
