@@ -20,7 +20,7 @@ from django.utils.html import escape
 from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
-from website.models import Opening, Page, Post
+from website.models import Opening, Page, Post, Theme
 
 _SLUG = "sitemap-slug-placeholder"
 
@@ -89,6 +89,14 @@ def pages():
     if openings:
         yield _in_languages(lambda: reverse("openings:list")), None
     yield from _by_slug("openings:detail", openings)
+    themes = list(
+        Theme.objects.published()
+        .annotate(changed=_last_changed(Theme))
+        .values_list("slug", "changed")
+    )
+    if themes:
+        yield _in_languages(lambda: reverse("themes:list")), None
+    yield from _by_slug("themes:detail", themes)
 
 
 def sitemap(request):

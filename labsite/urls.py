@@ -24,6 +24,7 @@ urlpatterns = i18n_patterns(
     path("", include("talks.urls")),
     path("posts/", include("website.post_urls")),
     path("openings/", include("website.opening_urls")),
+    path("themes/", include("website.theme_urls")),
     prefix_default_language=False,
 )
 urlpatterns += [

@@ -283,6 +283,16 @@ class OpeningFactory(factory.django.DjangoModelFactory):
     is_published = True
 
 
+class ThemeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.Theme
+
+    title = factory.Sequence(lambda n: f"Theme number {n}")
+    slug = factory.Sequence(lambda n: f"theme-{n}")
+    summary = "What the lab studies here."
+    is_published = True
+
+
 def photo_upload(size=(64, 64), color="teal", name="me.png"):
     """A PNG as a browser uploads it, for photo fields."""
     buffer = io.BytesIO()

@@ -1,12 +1,12 @@
-"""Admin for the lab's own pages, the site's menu and its openings (lab admins only), and
-for posts (lab admins all, a member those they are an author of)."""
+"""Admin for the lab's own pages, the site's menu, its openings and research themes (lab
+admins only), and for posts (lab admins all, a member those they are an author of)."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
 from lab.editing import LabModelAdmin, MemberRowsInline
-from website.models import MenuItem, Opening, Page, Post, PostAuthor
+from website.models import MenuItem, Opening, Page, Post, PostAuthor, Theme
 
 
 class PageMenuItemInline(admin.TabularInline):
@@ -114,3 +114,32 @@ class OpeningAdmin(LabModelAdmin):
     @admin.display(description=_("listed"), boolean=True)
     def listed(self, opening):
         return opening.is_published and opening.is_open
+
+
+@admin.register(Theme)
+class ThemeAdmin(LabModelAdmin):
+    list_display = ["title", "position", "start", "end", "member_count", "is_published"]
+    list_editable = ["position"]
+    list_filter = ["is_published"]
+    search_fields = [*in_languages("title"), "slug"]
+    prepopulated_fields = {"slug": ["title_en"]}
+    autocomplete_fields = ["members", "publications", "talks"]
+    fields = [
+        tuple(in_languages("title")),
+        ("slug", "position"),
+        tuple(in_languages("summary")),
+        tuple(in_languages("body")),
+        "members",
+        "publications",
+        "talks",
+        ("code_url", "data_url"),
+        ("start", "end"),
+        "is_published",
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("members")
+
+    @admin.display(description=_("members"))
+    def member_count(self, theme):
+        return len(theme.members.all())

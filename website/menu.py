@@ -21,6 +21,7 @@ SECTION_URLS = {
     Section.NEWS: ("news", ("news", "")),
     Section.POSTS: ("posts:list", ("posts", "")),
     Section.OPENINGS: ("openings:list", ("openings", "")),
+    Section.RESEARCH: ("themes:list", ("themes", "")),
 }
 
 

@@ -1,9 +1,11 @@
 """The lab's own pages, each at its address; the lab's posts: their list, a page each and
-their feed; the lab's openings: the open ones listed, a page each."""
+their feed; the lab's openings: the open ones listed, a page each; the lab's research
+themes: their list and a page each."""
 
 import datetime
 
 from django.contrib.syndication.views import Feed
+from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape, strip_tags
@@ -16,8 +18,13 @@ from core import queries
 from core.feeds import AtomWithContent
 from core.markup import render_page_markdown
 from lab.models import LabSettings
+from people.models import Person
+from publications import listing
+from publications.authors import merge_legends
+from publications.models import Publication
 from publications.views import json_ld
-from website.models import Opening, Page, Post
+from talks.models import Talk
+from website.models import Opening, Page, Post, Theme
 
 
 class PageView(DetailView):
@@ -207,3 +214,38 @@ def job_posting(request, opening):
     if opening.kind == Opening.Kind.INTERN:
         data["employmentType"] = "INTERN"
     return data
+
+
+def _published_members():
+    return Prefetch("members", queryset=Person.objects.published().order_by("name"))
+
+
+class ThemeListView(ListView):
+    """The lab's published research themes in the lab admin's order, each with its summary
+    and members."""
+
+    template_name = "website/theme_list.html"
+    context_object_name = "themes"
+
+    def get_queryset(self):
+        return Theme.objects.published().prefetch_related(_published_members())
+
+
+class ThemeView(DetailView):
+    """A published research theme: what it is, who works on it, its papers (as the lists
+    print them) and talks, its code and data."""
+
+    template_name = "website/theme_detail.html"
+    context_object_name = "theme"
+
+    def get_queryset(self):
+        return Theme.objects.published().prefetch_related(_published_members())
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        theme = self.object
+        papers = Publication.objects.published().filter(themes=theme)
+        context["publications"] = listing.entries(listing.papers(papers))
+        context["legend"] = merge_legends(context["publications"])
+        context["talks"] = list(Talk.objects.published().filter(themes=theme).for_listing())
+        return context

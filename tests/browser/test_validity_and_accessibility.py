@@ -63,6 +63,8 @@ def page_types(transactional_db):
         "/posts/mooncake-open-source-2024/",  # a post by two members, in both languages
         "/openings/",
         "/openings/phd-kvcache-systems/",
+        "/themes/",
+        "/themes/kvcache-centric-serving/",  # its people, papers and code
         "/no-such-page/",
     ]
     return english + ["/zh-hans" + url for url in english]

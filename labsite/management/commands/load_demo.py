@@ -8,12 +8,13 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from core.languages import columns_given
+from core.partial_dates import PartialDate
 from lab.models import LabSettings
 from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import MenuItem, Opening, Page, Post, PostAuthor
+from website.models import MenuItem, Opening, Page, Post, PostAuthor, Theme
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -65,11 +66,12 @@ class Command(BaseCommand):
         pages = load_pages(read("pages.toml"))
         posts = load_posts(read("posts.toml"))
         openings = load_openings(read("openings.toml"))
+        themes = load_themes(read("themes.toml"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo lab loaded: {len(persons)} people, {count} publications, "
                 f"{talks} talks, {awards} awards, {pages} pages, {posts} posts, "
-                f"{openings} openings."
+                f"{openings} openings, {themes} research themes."
             )
         )
 
@@ -258,6 +260,31 @@ def load_openings(data):
     position = MenuItem.Section.OPENINGS.default_position
     upsert(MenuItem, {"position": position}, section="openings")
     return len(data["openings"])
+
+
+def load_themes(data):
+    """The lab's research themes, published, with their members and papers; the menu lists
+    them."""
+    for row in data["themes"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        slug = row.pop("slug")
+        members = people.Person.objects.filter(slug__in=row.pop("members", []))
+        papers = Publication.objects.filter(title__in=row.pop("publications", []))
+        values = {
+            **columns_given(Theme, row, "title"),
+            **columns_given(Theme, row, "summary"),
+            **columns_given(Theme, row, "body"),
+            "position": row.pop("position", 100),
+            "code_url": row.pop("code_url", ""),
+            "start": PartialDate.parse(row.pop("start")) if "start" in row else None,
+            "is_published": True,
+        }
+        theme = upsert(Theme, values, slug=slug)
+        theme.members.set(members)
+        theme.publications.set(papers)
+    position = MenuItem.Section.RESEARCH.default_position
+    upsert(MenuItem, {"position": position}, section="research")
+    return len(data["themes"])
 
 
 def _with_publication(row):
