@@ -1,7 +1,8 @@
-"""RSS feeds whose items carry their date at its own precision (Dublin Core's `dc:date`:
-"2024", "2024-06", "2024-06-15"), where RSS's pubDate can only state a whole day."""
+"""Feeds beyond what Django writes: RSS whose items carry their date at its own precision
+(Dublin Core's `dc:date`: "2024", "2024-06", "2024-06-15"), where RSS's pubDate can only state a
+whole day; Atom whose entries carry their whole text."""
 
-from django.utils.feedgenerator import Rss201rev2Feed
+from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 
 
 class PartialDateFeed(Rss201rev2Feed):
@@ -15,3 +16,14 @@ class PartialDateFeed(Rss201rev2Feed):
         super().add_item_elements(handler, item)
         if item.get("partial_date"):
             handler.addQuickElement("dc:date", item["partial_date"].isoformat())
+
+
+class AtomWithContent(Atom1Feed):
+    """An Atom feed whose entries carry their whole text as HTML `content` (an item's
+    `content`, from the Feed's `item_extra_kwargs`) beside the short `summary`: Django's
+    own Atom feed writes only the summary."""
+
+    def add_item_elements(self, handler, item):
+        super().add_item_elements(handler, item)
+        if item.get("content"):
+            handler.addQuickElement("content", item["content"], {"type": "html"})

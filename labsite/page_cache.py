@@ -46,7 +46,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, 
 from django.http import HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
 from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
-from django.utils import translation
+from django.utils import timezone, translation
 
 from core import content
 from labsite.context_processors import STATIC_EXPORT_KEY
@@ -328,7 +328,10 @@ def page_key(meta, version):
     path = meta.get("SCRIPT_NAME", "") + meta.get("PATH_INFO", "")
     query = meta.get("QUERY_STRING", "")  # only a canonical query is ever stored
     site = settings.PERSONAL_SITE  # the same address is another page on a personal site
-    return f"labsite:page:{version}:{site}:{scheme}:{host}:{path}?{query}"
+    # Pages change with the day as well as with content: an opening leaves the list after
+    # its deadline, a post dated ahead appears on its day.
+    day = timezone.localdate().isoformat()
+    return f"labsite:page:{version}:{day}:{site}:{scheme}:{host}:{path}?{query}"
 
 
 def _storable(response):

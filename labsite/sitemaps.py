@@ -20,7 +20,7 @@ from django.utils.html import escape
 from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
-from website.models import Page
+from website.models import Opening, Page, Post, Theme
 
 _SLUG = "sitemap-slug-placeholder"
 
@@ -72,6 +72,31 @@ def pages():
     yield from _by_slug("talks:detail", shown)
     own = Page.objects.published().annotate(changed=_last_changed(Page)).order_by("address")
     yield from _by_slug("website:page", own.values_list("address", "changed"), kwarg="address")
+    posts = list(
+        Post.objects.published()
+        .annotate(changed=_last_changed(Post))
+        .values_list("slug", "changed")
+    )
+    if posts:  # a lab that writes no posts has no posts page to offer
+        yield _in_languages(lambda: reverse("posts:list")), None
+    yield from _by_slug("posts:detail", posts)
+    # open openings only: search engines drop a job posting once it has closed
+    openings = list(
+        Opening.objects.open()
+        .annotate(changed=_last_changed(Opening))
+        .values_list("slug", "changed")
+    )
+    if openings:
+        yield _in_languages(lambda: reverse("openings:list")), None
+    yield from _by_slug("openings:detail", openings)
+    themes = list(
+        Theme.objects.published()
+        .annotate(changed=_last_changed(Theme))
+        .values_list("slug", "changed")
+    )
+    if themes:
+        yield _in_languages(lambda: reverse("themes:list")), None
+    yield from _by_slug("themes:detail", themes)
 
 
 def sitemap(request):

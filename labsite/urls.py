@@ -22,6 +22,9 @@ urlpatterns = i18n_patterns(
     path("people/", include("labsite.pages.people_urls")),
     path("publications/", include("publications.urls")),
     path("", include("talks.urls")),
+    path("posts/", include("website.post_urls")),
+    path("openings/", include("website.opening_urls")),
+    path("themes/", include("website.theme_urls")),
     prefix_default_language=False,
 )
 urlpatterns += [

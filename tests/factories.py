@@ -249,6 +249,50 @@ class MenuItemFactory(factory.django.DjangoModelFactory):
     page = factory.SubFactory(PageFactory)
 
 
+class PostFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.Post
+
+    title = factory.Sequence(lambda n: f"Post number {n}")
+    slug = factory.Sequence(lambda n: f"post-{n}")
+    date = datetime.date(2026, 3, 2)
+    body = "What the lab has to say."
+    is_published = True
+
+
+class PostAuthorFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.PostAuthor
+
+    post = factory.SubFactory(PostFactory)
+    person = factory.SubFactory(PersonFactory)
+    position = factory.Sequence(lambda n: n + 1)
+
+
+class OpeningFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.Opening
+
+    title = factory.Sequence(lambda n: f"Opening number {n}")
+    slug = factory.Sequence(lambda n: f"opening-{n}")
+    kind = "phd"
+    description = "Build memory systems with us."
+    posted = datetime.date(2026, 3, 1)
+    city = "Beijing"
+    country = "CN"
+    is_published = True
+
+
+class ThemeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.Theme
+
+    title = factory.Sequence(lambda n: f"Theme number {n}")
+    slug = factory.Sequence(lambda n: f"theme-{n}")
+    summary = "What the lab studies here."
+    is_published = True
+
+
 def photo_upload(size=(64, 64), color="teal", name="me.png"):
     """A PNG as a browser uploads it, for photo fields."""
     buffer = io.BytesIO()

@@ -1,11 +1,12 @@
-"""Admin for the lab's own pages and the site's menu (lab admins only)."""
+"""Admin for the lab's own pages, the site's menu, its openings and research themes (lab
+admins only), and for posts (lab admins all, a member those they are an author of)."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
-from lab.editing import LabModelAdmin
-from website.models import MenuItem, Page
+from lab.editing import LabModelAdmin, MemberRowsInline
+from website.models import MenuItem, Opening, Page, Post, PostAuthor, Theme
 
 
 class PageMenuItemInline(admin.TabularInline):
@@ -52,3 +53,93 @@ class MenuItemAdmin(LabModelAdmin):
     list_select_related = ["page"]
     autocomplete_fields = ["page"]
     fields = [("section", "page"), tuple(in_languages("label")), ("position", "is_shown")]
+
+
+class PostAuthorInline(MemberRowsInline):
+    model = PostAuthor
+    extra = 1
+    autocomplete_fields = ["person"]
+    fields = ["position", "person"]
+
+
+@admin.register(Post)
+class PostAdmin(LabModelAdmin):
+    owner_lookup = "authors__person"
+    list_display = ["title", "date", "author_names", "is_published"]
+    list_filter = ["is_published"]
+    date_hierarchy = "date"
+    search_fields = [*in_languages("title"), "slug", "authors__person__name"]
+    prepopulated_fields = {"slug": ["title_en"]}
+    inlines = [PostAuthorInline]
+    fields = [
+        tuple(in_languages("title")),
+        ("slug", "date"),
+        tuple(in_languages("summary")),
+        tuple(in_languages("body")),
+        "is_published",
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("authors__person")
+
+    def keep_member_linked(self, post, person):
+        """A member's own post stays theirs: they are added as its last author if they left
+        themselves off."""
+        if not post.authors.filter(person=person).exists():
+            last = post.authors.order_by("-position").first()
+            post.authors.create(person=person, position=(last.position + 1) if last else 1)
+
+    @admin.display(description=_("authors"))
+    def author_names(self, post):
+        return ", ".join(str(author) for author in post.authors.all())
+
+
+@admin.register(Opening)
+class OpeningAdmin(LabModelAdmin):
+    list_display = ["title", "kind", "posted", "deadline", "listed", "is_published"]
+    list_filter = ["kind", "is_published"]
+    date_hierarchy = "posted"
+    search_fields = [*in_languages("title"), "slug", "city"]
+    prepopulated_fields = {"slug": ["title_en"]}
+    fields = [
+        tuple(in_languages("title")),
+        ("slug", "kind"),
+        ("posted", "deadline"),
+        ("city", "country", "remote"),
+        tuple(in_languages("description")),
+        tuple(in_languages("how_to_apply")),
+        "is_published",
+    ]
+
+    @admin.display(description=_("listed"), boolean=True)
+    def listed(self, opening):
+        return opening.is_published and opening.is_open
+
+
+@admin.register(Theme)
+class ThemeAdmin(LabModelAdmin):
+    list_display = ["title", "position", "start", "end", "member_count", "is_published"]
+    list_editable = ["position"]
+    list_filter = ["is_published"]
+    search_fields = [*in_languages("title"), "slug"]
+    prepopulated_fields = {"slug": ["title_en"]}
+    autocomplete_fields = ["members", "publications", "talks"]
+    fields = [
+        tuple(in_languages("title")),
+        ("slug", "position"),
+        tuple(in_languages("summary")),
+        tuple(in_languages("body")),
+        "members",
+        "publications",
+        "talks",
+        ("code_url", "data_url"),
+        ("start", "end"),
+        "is_published",
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("members")
+
+    @admin.display(description=_("members"))
+    def member_count(self, theme):
+        return len(theme.members.all())

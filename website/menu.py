@@ -19,6 +19,9 @@ SECTION_URLS = {
     Section.TALKS: ("talks:list", ("talks", "list")),
     Section.AWARDS: ("talks:awards", ("talks", "awards")),
     Section.NEWS: ("news", ("news", "")),
+    Section.POSTS: ("posts:list", ("posts", "")),
+    Section.OPENINGS: ("openings:list", ("openings", "")),
+    Section.RESEARCH: ("themes:list", ("themes", "")),
 }
 
 
@@ -45,7 +48,11 @@ def entries(match, personal_site=""):
     address = match.kwargs.get("address", "") if match else ""
     items = list(MenuItem.objects.select_related("page"))
     placed = {item.section for item in items if item.section}
-    items += [MenuItem(section=s, position=s.default_position) for s in Section if s not in placed]
+    items += [
+        MenuItem(section=s, position=s.default_position)
+        for s in Section
+        if s not in placed and s.shown_by_default
+    ]
     items.sort(key=lambda item: (item.position, item.pk is None, item.pk or 0))
     shown = []
     for item in items:

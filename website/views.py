@@ -1,8 +1,30 @@
-"""The lab's own pages, each at its address."""
+"""The lab's own pages, each at its address; the lab's posts: their list, a page each and
+their feed; the lab's openings: the open ones listed, a page each; the lab's research
+themes: their list and a page each."""
 
-from django.views.generic import DetailView
+import datetime
 
-from website.models import Page
+from django.contrib.syndication.views import Feed
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape, strip_tags
+from django.utils.safestring import mark_safe
+from django.utils.text import Truncator
+from django.utils.translation import gettext as _
+from django.views.generic import DetailView, ListView
+
+from core import queries
+from core.feeds import AtomWithContent
+from core.markup import render_page_markdown
+from lab.models import LabSettings
+from people.models import Person
+from publications import listing
+from publications.authors import merge_legends
+from publications.models import Publication
+from publications.views import json_ld
+from talks.models import Talk
+from website.models import Opening, Page, Post, Theme
 
 
 class PageView(DetailView):
@@ -22,4 +44,208 @@ class PageView(DetailView):
         page = self.object
         context["subpages"] = page.children.published()
         context["parent"] = page.parent if page.parent_id and page.parent.is_published else None
+        return context
+
+
+class PostListView(ListView):
+    """The lab's published posts, newest first, each with its authors and summary."""
+
+    template_name = "website/post_list.html"
+    context_object_name = "posts"
+    paginate_by = 20
+
+    @staticmethod
+    def canonical_query(params):  # what the page cache keys on
+        return queries.encode(queries.paginated([], params))
+
+    def get_queryset(self):
+        return Post.objects.published().for_listing()
+
+
+class PostView(DetailView):
+    """A published post: its title, date, authors (linked to their profiles) and body, and
+    schema.org BlogPosting data for search engines."""
+
+    template_name = "website/post_detail.html"
+    context_object_name = "post"
+
+    def get_queryset(self):
+        return Post.objects.published().for_listing()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["post_json_ld"] = mark_safe(json_ld(_blog_posting(self.request, self.object)))
+        return context
+
+
+def _blog_posting(request, post):
+    """schema.org BlogPosting: what Google reads for an article's headline, date and authors."""
+    data = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": post.title,
+        "datePublished": post.date.isoformat(),
+        "url": request.build_absolute_uri(post.get_absolute_url()),
+        "author": [
+            {
+                "@type": "Person",
+                "name": author.person.name,
+                "url": request.build_absolute_uri(author.person.get_absolute_url()),
+            }
+            for author in post.authors.all()
+        ],
+        "publisher": {"@type": "Organization", "name": LabSettings.load().name},
+    }
+    if summary := post_summary(post):
+        data["description"] = summary
+    return data
+
+
+def post_summary(post, words=40):
+    """The post's summary, else its body's beginning as plain text."""
+    if post.summary:
+        return post.summary
+    return Truncator(strip_tags(render_page_markdown(post.body))).words(words)
+
+
+class PostsFeed(Feed):
+    """The lab's newest posts, for feed readers, as Atom: each with its authors and its
+    whole body."""
+
+    feed_type = AtomWithContent
+
+    def title(self):
+        return _("%(lab)s: posts") % {"lab": LabSettings.load().name}
+
+    def subtitle(self):
+        return _("Posts from %(lab)s.") % {"lab": LabSettings.load().name}
+
+    def link(self):
+        return reverse("posts:list")
+
+    def items(self):
+        return Post.objects.published().for_listing()[:30]
+
+    def item_title(self, post):
+        return post.title
+
+    def item_description(self, post):
+        return escape(post_summary(post))
+
+    def item_extra_kwargs(self, post):
+        return {"content": render_page_markdown(post.body)}
+
+    def item_link(self, post):
+        return post.get_absolute_url()
+
+    def item_author_name(self, post):
+        return ", ".join(author.person.name for author in post.authors.all()) or None
+
+    def item_pubdate(self, post):
+        return datetime.datetime.combine(post.date, datetime.time(), tzinfo=datetime.UTC)
+
+
+class OpeningListView(ListView):
+    """The openings still open (deadline today or later, or none), soonest deadline first."""
+
+    template_name = "website/opening_list.html"
+    context_object_name = "openings"
+
+    def get_queryset(self):
+        return Opening.objects.open()
+
+
+class OpeningView(DetailView):
+    """A published opening, open or closed (a closed one says so), with schema.org
+    JobPosting data for search engines' job listings."""
+
+    template_name = "website/opening_detail.html"
+    context_object_name = "opening"
+
+    def get_queryset(self):
+        return Opening.objects.published()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        data = job_posting(self.request, self.object)
+        context["opening_json_ld"] = mark_safe(json_ld(data))
+        return context
+
+
+def job_posting(request, opening):
+    """schema.org JobPosting with what Google's job-posting guidelines require (title,
+    description, datePosted, hiringOrganization, jobLocation, validThrough when there is a
+    deadline) and, for remote work, jobLocationType and applicantLocationRequirements."""
+    lab = LabSettings.load()
+    home = request.build_absolute_uri(reverse("home"))
+    organization = {"@type": "Organization", "name": lab.name, "sameAs": home}
+    if lab.logo:
+        organization["logo"] = request.build_absolute_uri(lab.logo.url)
+    address = {
+        "@type": "PostalAddress",
+        "addressLocality": opening.city,
+        "addressCountry": opening.country,
+    }
+    if lab.address:
+        address["streetAddress"] = ", ".join(
+            line.strip() for line in lab.address.splitlines() if line.strip()
+        )
+    description = render_page_markdown(opening.description)
+    if opening.how_to_apply:
+        description += f"<h2>{escape(_('How to apply'))}</h2>"
+        description += render_page_markdown(opening.how_to_apply)
+    data = {
+        "@context": "https://schema.org",
+        "@type": "JobPosting",
+        "title": opening.title,
+        "description": description,
+        "datePosted": opening.posted.isoformat(),
+        "hiringOrganization": organization,
+        "jobLocation": {"@type": "Place", "address": address},
+        "url": request.build_absolute_uri(opening.get_absolute_url()),
+    }
+    if opening.deadline:
+        # the end of the deadline's day where the lab is
+        end = datetime.datetime.combine(opening.deadline, datetime.time(23, 59, 59))
+        data["validThrough"] = timezone.make_aware(end).isoformat()
+    if opening.remote:
+        data["jobLocationType"] = "TELECOMMUTE"
+        data["applicantLocationRequirements"] = {"@type": "Country", "name": opening.country}
+    if opening.kind == Opening.Kind.INTERN:
+        data["employmentType"] = "INTERN"
+    return data
+
+
+def _published_members():
+    return Prefetch("members", queryset=Person.objects.published().order_by("name"))
+
+
+class ThemeListView(ListView):
+    """The lab's published research themes in the lab admin's order, each with its summary
+    and members."""
+
+    template_name = "website/theme_list.html"
+    context_object_name = "themes"
+
+    def get_queryset(self):
+        return Theme.objects.published().prefetch_related(_published_members())
+
+
+class ThemeView(DetailView):
+    """A published research theme: what it is, who works on it, its papers (as the lists
+    print them) and talks, its code and data."""
+
+    template_name = "website/theme_detail.html"
+    context_object_name = "theme"
+
+    def get_queryset(self):
+        return Theme.objects.published().prefetch_related(_published_members())
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        theme = self.object
+        papers = Publication.objects.published().filter(themes=theme)
+        context["publications"] = listing.entries(listing.papers(papers))
+        context["legend"] = merge_legends(context["publications"])
+        context["talks"] = list(Talk.objects.published().filter(themes=theme).for_listing())
         return context

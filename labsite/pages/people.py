@@ -24,6 +24,7 @@ from publications.models import Publication
 from publications.profile import ProfilePapers
 from publications.views import json_ld
 from talks.models import Award, Talk
+from website.models import Post
 
 # What each profile section lists, by the name of its relation to Person (None: all rows).
 SECTION_RELATIONS = {
@@ -66,7 +67,7 @@ def section_rows(person):
 def profile_people():
     """Published people, each knowing which of their profile's relations hold rows."""
     return Person.objects.published().with_rows_in(
-        [*SECTION_RELATIONS, "talk_speakers", "award_recipients"]
+        [*SECTION_RELATIONS, "talk_speakers", "award_recipients", "post_authors"]
     )
 
 
@@ -136,9 +137,12 @@ class ProfileView(DetailView):
         papers = ProfilePapers.build(person, publications, self.request.GET)
         talks, awards = talks_and_awards(person)
         rows = section_rows(person)
+        posts = []
+        if person.has_post_authors:
+            posts = list(Post.objects.published().for_person(person)[:_PROFILE_POSTS])
         context["papers"] = papers
         context["rows"] = rows
-        context["sections"] = _profile_sections(person, rows, papers, talks, awards)
+        context["sections"] = _profile_sections(person, rows, papers, talks, awards, posts)
         context["person_json_ld"] = mark_safe(
             json_ld(_person_data(self.request, person, rows["links"]))
         )
@@ -172,6 +176,10 @@ def _person_data(request, person, links):
     return data
 
 
+# The newest posts a profile lists; the posts page holds them all.
+_PROFILE_POSTS = 10
+
+
 class Section(NamedTuple):
     """One section of a profile: its anchor, heading, partial template and content, and the
     introduction its owner wrote for it (a SectionIntroduction, or None)."""
@@ -183,7 +191,7 @@ class Section(NamedTuple):
     introduction: object = None
 
 
-def _profile_sections(person, rows, papers, talks, awards):
+def _profile_sections(person, rows, papers, talks, awards, posts=()):
     """The profile's sections in page order, leaving out those with nothing to show.
     `rows`: `section_rows(person)`."""
     S = SectionIntroduction.Section
@@ -209,6 +217,9 @@ def _profile_sections(person, rows, papers, talks, awards):
         Section(key.value, key.label, template, content, introductions.get(key.value))
         for key, template, content in listed
     ]
+    # the member's posts, after their publications (a section with no introduction)
+    after = [section.anchor for section in sections].index(S.PUBLICATIONS.value) + 1
+    sections.insert(after, Section("posts", _("Posts"), "website/_profile_posts.html", posts))
     sections += [
         Section(f"more-{extra.pk}", extra.title, "people/sections/_extra.html", extra)
         for extra in rows["extra_sections"]

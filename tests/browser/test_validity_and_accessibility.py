@@ -59,6 +59,12 @@ def page_types(transactional_db):
         "/news/",
         "/join-us/",  # the lab's own page, in the menu
         "/join-us/interns/",  # a subpage, written in English only
+        "/posts/",
+        "/posts/mooncake-open-source-2024/",  # a post by two members, in both languages
+        "/openings/",
+        "/openings/phd-kvcache-systems/",
+        "/themes/",
+        "/themes/kvcache-centric-serving/",  # its people, papers and code
         "/no-such-page/",
     ]
     return english + ["/zh-hans" + url for url in english]

@@ -60,7 +60,7 @@ def test_a_member_cannot_open_the_page_form(browser, live_server):
     page.click("input[type=submit]")
     page.wait_for_load_state()
 
-    assert "/admin/website/" not in page.content()
+    assert "/admin/website/page/" not in page.content()
     response = page.goto(live_server.url + "/admin/website/page/add/")
     assert response.status == 403
     context.close()

@@ -59,7 +59,7 @@ def _public_pages():
     client = Client()
     sitemap = client.get("/sitemap.xml").content.decode()
     paths = [re.sub(r"^https?://[^/]+", "", loc) for loc in re.findall(r"<loc>([^<]+)", sitemap)]
-    paths += ["/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/"]
+    paths += ["/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/", "/posts/feed/"]
     paths += [f"/publications/export.{fmt}" for fmt in FORMATS]
     for person in Person.objects.order_by("slug"):
         paths += [f"/people/{person.slug}/publications.{fmt}" for fmt in FORMATS]

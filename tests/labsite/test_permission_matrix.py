@@ -52,6 +52,25 @@ MATRIX = {
         "other": ["ok", "ok", "absent", "absent", "denied", "unchanged"],
         "anonymous": ["login"] * 5 + ["unchanged"],
     },
+    "post": {
+        "admin": ["ok"] * 6,
+        "owner": ["ok"] * 6,
+        "other": ["ok", "ok", "absent", "absent", "denied", "unchanged"],
+        "anonymous": ["login"] * 5 + ["unchanged"],
+    },
+    # The lab's own pages and openings: lab admins alone write them.
+    "page": {
+        "admin": ["ok"] * 6,
+        "owner": ["denied"] * 5 + ["unchanged"],
+        "other": ["denied"] * 5 + ["unchanged"],
+        "anonymous": ["login"] * 5 + ["unchanged"],
+    },
+    "opening": {
+        "admin": ["ok"] * 6,
+        "owner": ["denied"] * 5 + ["unchanged"],
+        "other": ["denied"] * 5 + ["unchanged"],
+        "anonymous": ["login"] * 5 + ["unchanged"],
+    },
     # Shared reference data: members may look venues up and add new ones, not edit them.
     "venue": {
         "admin": ["ok"] * 6,
@@ -74,6 +93,9 @@ APPS = {
     "talk": "talks",
     "award": "talks",
     "venue": "publications",
+    "post": "website",
+    "page": "website",
+    "opening": "website",
     "labsettings": "lab",
 }
 
@@ -89,6 +111,12 @@ def _owned_object(model, owner_person):
         return factories.SpeakerFactory(person=owner_person, talk__title="Owner's talk").talk
     if model == "award":
         return factories.RecipientFactory(person=owner_person, award__name="Owner's award").award
+    if model == "post":
+        return factories.PostAuthorFactory(person=owner_person, post__title="Owner's post").post
+    if model == "page":
+        return factories.PageFactory(title="Lab page")
+    if model == "opening":
+        return factories.OpeningFactory(title="Lab opening")
     if model == "venue":
         return factories.VenueFactory(short_name="SOSP", name="Symposium")
     return LabSettings.load()
@@ -102,6 +130,9 @@ FORGED = {
     "talk": ("title", "forged"),
     "award": ("name", "forged"),
     "venue": ("name", "forged"),
+    "post": ("title_en", "forged"),
+    "page": ("title_en", "forged"),
+    "opening": ("title_en", "forged"),
     "labsettings": ("name", "forged"),
 }
 

@@ -1,5 +1,6 @@
 """Build the demo lab from the data files in labsite/demo/ (transcribed from the seed pages)."""
 
+import datetime
 import tomllib
 from pathlib import Path
 
@@ -7,12 +8,13 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from core.languages import columns_given
+from core.partial_dates import PartialDate
 from lab.models import LabSettings
 from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import MenuItem, Page
+from website.models import MenuItem, Opening, Page, Post, PostAuthor, Theme
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -62,10 +64,14 @@ class Command(BaseCommand):
         count = load_publications(read("publications.toml"))
         talks, awards = load_talks_and_awards(read("talks.toml"))
         pages = load_pages(read("pages.toml"))
+        posts = load_posts(read("posts.toml"))
+        openings = load_openings(read("openings.toml"))
+        themes = load_themes(read("themes.toml"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo lab loaded: {len(persons)} people, {count} publications, "
-                f"{talks} talks, {awards} awards, {pages} pages."
+                f"{talks} talks, {awards} awards, {pages} pages, {posts} posts, "
+                f"{openings} openings, {themes} research themes."
             )
         )
 
@@ -212,6 +218,73 @@ def load_pages(data):
         if position is not None:
             upsert(MenuItem, {"position": position}, page=page)
     return len(data["pages"])
+
+
+def load_posts(data):
+    """The lab's posts, published, each with its authors in order; the menu lists them."""
+    people_by_slug = {p.slug: p for p in people.Person.objects.all()}
+    for row in data["posts"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        slug, authors = row.pop("slug"), row.pop("authors")
+        values = {
+            **columns_given(Post, row, "title"),
+            **columns_given(Post, row, "summary"),
+            **columns_given(Post, row, "body"),
+            "date": datetime.date.fromisoformat(row.pop("date")),
+            "is_published": True,
+        }
+        post = upsert(Post, values, slug=slug)
+        for position, author in enumerate(authors, start=1):
+            upsert(PostAuthor, {"position": position}, post=post, person=people_by_slug[author])
+        post.authors.exclude(person__slug__in=authors).delete()
+    upsert(MenuItem, {"position": MenuItem.Section.POSTS.default_position}, section="posts")
+    return len(data["posts"])
+
+
+def load_openings(data):
+    """The lab's openings, published; the menu lists them."""
+    for row in data["openings"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        slug = row.pop("slug")
+        values = {
+            **{name: row.pop(name) for name in ("kind", "city", "country")},
+            **columns_given(Opening, row, "title"),
+            **columns_given(Opening, row, "description"),
+            **columns_given(Opening, row, "how_to_apply"),
+            "posted": datetime.date.fromisoformat(row.pop("posted")),
+            "is_published": True,
+        }
+        if "deadline" in row:
+            values["deadline"] = datetime.date.fromisoformat(row.pop("deadline"))
+        upsert(Opening, values, slug=slug)
+    position = MenuItem.Section.OPENINGS.default_position
+    upsert(MenuItem, {"position": position}, section="openings")
+    return len(data["openings"])
+
+
+def load_themes(data):
+    """The lab's research themes, published, with their members and papers; the menu lists
+    them."""
+    for row in data["themes"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        slug = row.pop("slug")
+        members = people.Person.objects.filter(slug__in=row.pop("members", []))
+        papers = Publication.objects.filter(title__in=row.pop("publications", []))
+        values = {
+            **columns_given(Theme, row, "title"),
+            **columns_given(Theme, row, "summary"),
+            **columns_given(Theme, row, "body"),
+            "position": row.pop("position", 100),
+            "code_url": row.pop("code_url", ""),
+            "start": PartialDate.parse(row.pop("start")) if "start" in row else None,
+            "is_published": True,
+        }
+        theme = upsert(Theme, values, slug=slug)
+        theme.members.set(members)
+        theme.publications.set(papers)
+    position = MenuItem.Section.RESEARCH.default_position
+    upsert(MenuItem, {"position": position}, section="research")
+    return len(data["themes"])
 
 
 def _with_publication(row):

@@ -157,16 +157,26 @@ class MenuItem(models.Model):
         TALKS = "talks", _("Talks")
         AWARDS = "awards", _("Awards")
         NEWS = "news", _("News")
+        POSTS = "posts", _("Posts")
+        OPENINGS = "openings", _("Openings")
+        RESEARCH = "research", _("Research")
 
         @property
         def default_position(self):
             """Where the section stands while no item places it: 10, 20, 30… in this order."""
             return 10 * (list(type(self)).index(self) + 1)
 
+        @property
+        def shown_by_default(self):
+            """Whether the menu shows the section while no item places it: the sections every
+            lab has; those a lab may not use (posts) show once the lab admin places them."""
+            return self in _SHOWN_BY_DEFAULT
+
     position = models.PositiveSmallIntegerField(
         default=100,
         help_text="Smaller numbers come first. Sections not listed here stand at 10 (People), "
-        "20 (Publications), 30 (Talks), 40 (Awards), 50 (News).",
+        "20 (Publications), 30 (Talks), 40 (Awards), 50 (News); Posts, Openings and "
+        "Research show once listed here.",
     )
     section = models.CharField(
         max_length=20,
@@ -216,3 +226,12 @@ class MenuItem(models.Model):
         has_page = self.page_id is not None or linked
         if bool(self.section) == bool(has_page):
             raise ValidationError(_("Choose a built-in section or a page, not both."))
+
+
+_SHOWN_BY_DEFAULT = {
+    MenuItem.Section.PEOPLE,
+    MenuItem.Section.PUBLICATIONS,
+    MenuItem.Section.TALKS,
+    MenuItem.Section.AWARDS,
+    MenuItem.Section.NEWS,
+}

@@ -1,0 +1,187 @@
+"""The lab's openings: listed until their deadline (the lab's local day), then kept on their
+own page marked closed; each page carries the JobPosting data Google's job-posting
+guidelines require."""
+
+import datetime
+import json
+import re
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from lab.models import LabSettings
+from tests import factories
+from website.models import MenuItem, Opening
+
+pytestmark = pytest.mark.django_db
+
+# Google's required JobPosting properties (developers.google.com/search/docs/appearance/
+# structured-data/job-posting), validThrough required where the posting has an end.
+REQUIRED = {"title", "description", "datePosted", "hiringOrganization", "jobLocation"}
+
+
+@pytest.fixture
+def on_day(monkeypatch):
+    """Set the lab's local day."""
+
+    def set_day(day):
+        monkeypatch.setattr("django.utils.timezone.localdate", lambda *args: day)
+
+    return set_day
+
+
+@pytest.fixture
+def postdoc():
+    return factories.OpeningFactory(
+        slug="postdoc-cxl",
+        kind="postdoc",
+        title="Postdoc in CXL memory",
+        title_zh_hans="CXL 内存方向博士后",
+        description="Work on **CXL** memory pools.<script>alert(1)</script>",
+        how_to_apply="Write to [the lab](mailto:lab@example.org).",
+        posted=datetime.date(2026, 3, 1),
+        deadline=datetime.date(2026, 4, 30),
+        city="Hangzhou",
+        country="CN",
+    )
+
+
+def _job_posting(html):
+    return json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html)[1])
+
+
+def test_an_opening_is_listed_up_to_its_deadline_and_not_the_day_after(client, postdoc, on_day):
+    on_day(datetime.date(2026, 4, 30))
+    assert (
+        '<a href="/openings/postdoc-cxl/">Postdoc in CXL memory</a>'
+        in client.get("/openings/").content.decode()
+    )
+
+    on_day(datetime.date(2026, 5, 1))
+    listing = client.get("/openings/").content.decode()
+
+    assert "Postdoc in CXL memory" not in listing
+    assert "No openings at the moment." in listing
+
+
+def test_a_closed_opening_keeps_its_page_saying_it_closed_without_the_how_to_apply(
+    client, postdoc, on_day
+):
+    on_day(datetime.date(2026, 5, 1))
+
+    html = client.get("/openings/postdoc-cxl/").content.decode()
+
+    assert "Applications closed on 30 Apr 2026." in html
+    assert "How to apply" not in html.split("</script>")[-1]
+
+
+def test_a_draft_opening_is_found_nowhere(client, on_day):
+    on_day(datetime.date(2026, 3, 5))
+    factories.OpeningFactory(slug="secret", title="Secret opening", is_published=False)
+
+    assert client.get("/openings/secret/").status_code == 404
+    assert "Secret opening" not in client.get("/openings/").content.decode()
+    assert "/openings/" not in client.get("/sitemap.xml").content.decode()
+
+
+def test_an_opening_shows_in_both_languages_sanitised(client, postdoc, on_day):
+    on_day(datetime.date(2026, 3, 5))
+
+    english = client.get("/openings/postdoc-cxl/").content.decode()
+    chinese = client.get("/zh-hans/openings/postdoc-cxl/").content.decode()
+
+    assert "<h1>Postdoc in CXL memory</h1>" in english
+    assert "<strong>CXL</strong>" in english
+    assert "<script>alert" not in english
+    assert '<a href="mailto:lab@example.org" rel="nofollow noopener">the lab</a>' in english
+    assert "<h1>CXL 内存方向博士后</h1>" in chinese
+    assert '<div class="prose" lang="en">' in chinese  # the description, in English only
+
+
+def test_the_job_posting_data_holds_what_google_requires(client, postdoc, on_day):
+    on_day(datetime.date(2026, 3, 5))
+    lab = LabSettings.load()
+    lab.name, lab.address = "Systems Lab", "Room 101, FIT Building\nTsinghua University"
+    lab.save()
+
+    data = _job_posting(client.get("/openings/postdoc-cxl/").content.decode())
+
+    assert data["@type"] == "JobPosting"
+    assert data.keys() >= REQUIRED
+    assert data["title"] == "Postdoc in CXL memory"
+    assert "<strong>CXL</strong>" in data["description"]
+    assert "<script" not in data["description"]
+    assert data["datePosted"] == "2026-03-01"
+    assert data["validThrough"].startswith("2026-04-30T23:59:59")
+    assert data["hiringOrganization"] == {
+        "@type": "Organization",
+        "name": "Systems Lab",
+        "sameAs": "http://testserver/",
+    }
+    assert data["jobLocation"]["address"] == {
+        "@type": "PostalAddress",
+        "addressLocality": "Hangzhou",
+        "addressCountry": "CN",
+        "streetAddress": "Room 101, FIT Building, Tsinghua University",
+    }
+    assert "jobLocationType" not in data
+
+
+def test_remote_work_and_no_deadline_are_said_as_google_reads_them(client, on_day):
+    on_day(datetime.date(2026, 3, 5))
+    factories.OpeningFactory(slug="intern", kind="intern", remote=True, country="CN")
+
+    data = _job_posting(client.get("/openings/intern/").content.decode())
+
+    assert data["jobLocationType"] == "TELECOMMUTE"
+    assert data["applicantLocationRequirements"] == {"@type": "Country", "name": "CN"}
+    assert data["employmentType"] == "INTERN"
+    assert "validThrough" not in data  # open until filled
+
+
+def test_an_opening_needs_a_description_a_country_code_and_a_deadline_after_posting():
+    opening = Opening(
+        title_en="PhD",
+        posted=datetime.date(2026, 3, 1),
+        deadline=datetime.date(2026, 2, 1),
+        city="Beijing",
+        country="China",
+    )
+
+    with pytest.raises(ValidationError) as refused:
+        opening.full_clean()
+
+    assert set(refused.value.message_dict) == {"description_en", "country", "deadline"}
+
+
+def test_openings_join_the_menu_when_the_lab_admin_places_them(client, postdoc):
+    assert 'href="/openings/"' not in client.get("/news/").content.decode()
+
+    MenuItem.objects.create(section="openings", position=15)
+
+    assert '<a href="/openings/">Openings</a>' in client.get("/").content.decode()
+
+
+def test_the_sitemap_lists_open_openings_only(client, postdoc, on_day):
+    on_day(datetime.date(2026, 3, 5))
+    factories.OpeningFactory(slug="old-call", deadline=datetime.date(2026, 3, 4))
+
+    sitemap = client.get("/sitemap.xml").content.decode()
+
+    assert "<loc>http://testserver/openings/postdoc-cxl/</loc>" in sitemap
+    assert "old-call" not in sitemap
+
+
+def test_the_openings_pages_query_counts_do_not_grow_with_the_openings(
+    client, django_assert_max_num_queries
+):
+    for number in range(10):
+        factories.OpeningFactory(slug=f"call-{number}")
+    LabSettings.load()
+
+    # content version, lab settings, the menu, the openings
+    with django_assert_max_num_queries(4):
+        assert client.get("/openings/").status_code == 200
+    # content version, lab settings, the menu, the opening
+    with django_assert_max_num_queries(4):
+        assert client.get("/openings/call-3/").status_code == 200

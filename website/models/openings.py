@@ -1,0 +1,143 @@
+"""The lab's openings (PhD places, postdocs, internships, staff posts): listed until their
+deadline, then kept (history, backups, their own page) but no longer listed."""
+
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from core.languages import first_written, require_one, translated
+from core.slugs import unique_slug
+
+
+class OpeningQuerySet(models.QuerySet):
+    def published(self):
+        """Published openings, open or past their deadline (each keeps its page)."""
+        return self.filter(is_published=True)
+
+    def open(self, today=None):
+        """Published openings whose deadline, if any, is today or later (the lab's local
+        day): what the openings list and the home's "Join us" show."""
+        today = today or timezone.localdate()
+        return self.published().filter(Q(deadline__isnull=True) | Q(deadline__gte=today))
+
+
+class Opening(models.Model):
+    class Kind(models.TextChoices):
+        PHD = "phd", _("PhD student")
+        MASTERS = "masters", _("Master's student")
+        POSTDOC = "postdoc", _("Postdoc")
+        RESEARCH_STAFF = "staff", _("Research staff")
+        ENGINEER = "engineer", _("Engineer")
+        INTERN = "intern", _("Intern")
+        VISITOR = "visitor", _("Visitor")
+        OTHER = "other", _("Other")
+
+    title = translated(models.CharField(max_length=200))
+    slug = models.SlugField(
+        max_length=100,
+        blank=True,
+        help_text="The last part of the opening's address: “phd-memory-systems” gives "
+        "/openings/phd-memory-systems/. Leave empty to make one from the title.",
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.PHD)
+    description = translated(
+        models.TextField(
+            blank=True,
+            help_text="Markdown: the work, who it suits, what the lab offers. Search engines "
+            "show this as the job's description.",
+        )
+    )
+    how_to_apply = translated(
+        models.TextField(
+            "how to apply",
+            blank=True,
+            help_text="Markdown: what to send, to whom, by when. [Write to us](mailto:…).",
+        )
+    )
+    posted = models.DateField(
+        default=timezone.localdate, help_text="The day the opening was first posted."
+    )
+    deadline = models.DateField(
+        null=True,
+        blank=True,
+        help_text="The last day to apply. The opening is listed until that day, then keeps "
+        "its page but leaves the list. Empty: open until unpublished.",
+    )
+    city = models.CharField(
+        max_length=100,
+        help_text="Where the work is, as search engines' job listings show it: "
+        "“Beijing”, “Hangzhou”.",
+    )
+    country = models.CharField(
+        max_length=2,
+        validators=[RegexValidator(r"^[A-Z]{2}$", _("A two-letter country code: CN, US, DE."))],
+        help_text="The country's two-letter code: CN, US, DE.",
+    )
+    remote = models.BooleanField(
+        "may work remotely",
+        default=False,
+        help_text="Tick when the work may be done from anywhere in the country.",
+    )
+    is_published = models.BooleanField(
+        "published",
+        default=False,
+        help_text="A draft is seen by no visitor.",
+    )
+
+    objects = OpeningQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["deadline", "-posted", "pk"]
+        constraints = [
+            # a visit looks the opening up by its slug (the unique index serves it)
+            models.UniqueConstraint(fields=["slug"], name="opening_slug_unique"),
+            models.CheckConstraint(condition=~Q(slug=""), name="opening_has_a_slug"),
+            models.CheckConstraint(
+                condition=Q(deadline__isnull=True) | Q(deadline__gte=models.F("posted")),
+                name="opening_deadline_after_posting",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = unique_slug(self, first_written(self, "title"), words=6)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("openings:detail", kwargs={"slug": self.slug})
+
+    def clean(self):
+        errors = {}
+        for name, message in [
+            ("title", _("Give the opening's title, in English or Chinese.")),
+            (
+                "description",
+                _("Describe the opening, in English or Chinese: search engines need it."),
+            ),
+        ]:
+            try:
+                require_one(self, name, message)
+            except ValidationError as error:
+                errors.update(error.message_dict)
+        if self.deadline and self.posted and self.deadline < self.posted:
+            errors["deadline"] = [_("The deadline comes before the day it was posted.")]
+        if not self.slug:
+            self.slug = unique_slug(self, first_written(self, "title"), words=6)
+        if Opening.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
+            errors["slug"] = [_("Another opening has this address.")]
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def is_open(self):
+        """Whether the deadline, if any, has not passed (the lab's local day)."""
+        return self.deadline is None or self.deadline >= timezone.localdate()

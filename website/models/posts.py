@@ -1,0 +1,128 @@
+"""The lab's blog: posts written by its people, each on its own page, in the posts list and
+feed, and on every author's profile."""
+
+import datetime
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from core.languages import first_written, require_one, translated
+from core.slugs import unique_slug
+from people.models import Person
+
+
+class PostQuerySet(models.QuerySet):
+    def published(self):
+        """Published posts dated today or before; on a personal site (PERSONAL_SITE), only
+        those its owner wrote."""
+        shown = self.filter(is_published=True, date__lte=datetime.date.today())
+        if settings.PERSONAL_SITE:
+            owned = PostAuthor.objects.filter(person__slug=settings.PERSONAL_SITE)
+            shown = shown.filter(pk__in=owned.values("post"))
+        return shown
+
+    def for_person(self, person):
+        """Posts the person is an author of."""
+        return self.filter(pk__in=PostAuthor.objects.filter(person=person).values("post"))
+
+    def for_listing(self):
+        """Each post's authors with their people: one query more, however many posts."""
+        return self.prefetch_related(
+            models.Prefetch("authors", queryset=PostAuthor.objects.select_related("person"))
+        )
+
+
+class Post(models.Model):
+    title = translated(models.CharField(max_length=200))
+    slug = models.SlugField(
+        max_length=100,
+        blank=True,
+        help_text="The last part of the post's address: “a-new-paper-2026” gives "
+        "/posts/a-new-paper-2026/. Leave empty to make one from the title and year.",
+    )
+    date = models.DateField(
+        default=datetime.date.today,
+        help_text="The post's date, shown with it; a post dated in the future shows from "
+        "that day on.",
+    )
+    summary = translated(
+        models.CharField(
+            max_length=300,
+            blank=True,
+            help_text="One or two sentences for the list of posts and for search engines; "
+            "empty for the body's beginning.",
+        )
+    )
+    body = translated(
+        models.TextField(
+            blank=True,
+            help_text="Markdown: ## a heading, **bold**, [a link](https://…), - a list. "
+            "Scripts and images are removed.",
+        )
+    )
+    is_published = models.BooleanField(
+        "published",
+        default=False,
+        help_text="A draft is seen by no visitor: not listed, in no feed and on no profile.",
+    )
+
+    objects = PostQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-date", "-pk"]
+        constraints = [
+            # a visit looks the post up by its slug (the unique index serves it)
+            models.UniqueConstraint(fields=["slug"], name="post_slug_unique"),
+            models.CheckConstraint(condition=~models.Q(slug=""), name="post_has_a_slug"),
+        ]
+        indexes = [
+            # the posts list and feed: newest published posts first
+            models.Index(fields=["is_published", "-date"], name="post_published_date"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = unique_slug(self, first_written(self, "title"), words=8)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("posts:detail", kwargs={"slug": self.slug})
+
+    def clean(self):
+        require_one(self, "title", _("Give the post's title, in English or Chinese."))
+        if not self.slug:
+            self.slug = unique_slug(self, first_written(self, "title"), words=8)
+        if Post.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
+            raise ValidationError({"slug": _("Another post has this address.")})
+
+
+class PostAuthor(models.Model):
+    """One author of a post, in the order the byline names them."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="authors")
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.CASCADE,
+        related_name="post_authors",
+        help_text="A member of the lab; the post shows on their profile.",
+    )
+    position = models.PositiveSmallIntegerField(default=1, help_text="1 comes first.")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["post", "position", "pk"]
+        verbose_name = "author"
+        constraints = [
+            models.UniqueConstraint(fields=["post", "person"], name="post_author_once"),
+        ]
+
+    def __str__(self):
+        return self.person.name
