@@ -25,19 +25,22 @@ import json
 import re
 import secrets
 import shutil
+import sqlite3
+import tempfile
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, time
 from itertools import islice
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from django.apps import apps as global_apps
 from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group, User
+from django.contrib.contenttypes.models import ContentType
 from django.core import serializers
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.core.files.base import ContentFile
@@ -547,25 +550,57 @@ def import_lab(
         with _staged_media(archive, say) as staged:
             older = {app: name for app, name in theirs.items() if ours.get(app) != name}
             state_apps = global_apps
-            if older:
-                # Restore at the archive's own schema, then migrate forward like any upgrade.
-                say("the archive is from an older schema: migrating to it first")
-                targets = list(theirs.items())
-                executor.migrate(targets, plan=executor.migration_plan(targets))
-                executor = MigrationExecutor(connection)
-                state_apps = executor.loader.project_state(targets).apps
-            try:
+            with _schema_kept_if_refused(bool(older)):
+                if older:
+                    # Restore at the archive's own schema, then migrate forward like any
+                    # upgrade; refused on the way, the schema and rows are as they were.
+                    say("the archive is from an older schema: migrating to it first")
+                    targets = list(theirs.items())
+                    executor.migrate(targets, plan=executor.migration_plan(targets))
+                    executor = MigrationExecutor(connection)
+                    state_apps = executor.loader.project_state(targets).apps
                 with transaction.atomic():
                     _delete_content(
                         accounts=manifest["accounts"] and replace, state_apps=state_apps
                     )
                     written = _write_rows(archive, state_apps, say)
                     _check_constraints(written)
-                staged.move_into_place()
-            finally:
                 if older:
                     call_command("migrate", verbosity=0)
+            staged.move_into_place()
     return manifest
+
+
+@contextmanager
+def _schema_kept_if_refused(migrating: bool) -> Iterator[None]:
+    """A restore that migrates the schema to the archive's and back is one unit with its
+    rows: on PostgreSQL one transaction holds the schema changes too; SQLite cannot change a
+    schema inside a transaction, so its database is copied first and copied back when the
+    restore is refused. (Migrating back drops the columns later migrations added: a refused
+    restore used to come back without what they held.)"""
+    if not migrating:
+        yield
+        return
+    if connection.vendor != "sqlite":
+        with transaction.atomic():
+            yield
+        return
+    connection.ensure_connection()
+    live = connection.connection
+    with tempfile.TemporaryDirectory() as folder:
+        copy = sqlite3.connect(Path(folder) / "before-restore.sqlite3")
+        try:
+            live.backup(copy)
+            try:
+                yield
+            except BaseException:
+                connection.close()
+                connection.ensure_connection()
+                copy.backup(connection.connection)
+                ContentType.objects.clear_cache()
+                raise
+        finally:
+            copy.close()
 
 
 class _Staged:

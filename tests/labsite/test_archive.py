@@ -93,6 +93,15 @@ def _edited_demo_lab(admin_client):
     return person
 
 
+def _without_apps(manifest, members, *apps):
+    """As an archive written before these apps existed: no migrations, models or rows."""
+    for app in apps:
+        manifest["migrations"].pop(app, None)
+        manifest["models"] = [m for m in manifest["models"] if not m["model"].startswith(f"{app}.")]
+        for name in [n for n in members if n.startswith(f"data/{app}.")]:
+            del members[name]
+
+
 def _empty_the_database():
     """As a new server's database and storage are: no rows, no uploads."""
     models = archive.archived_models(accounts=True, history=True)
@@ -274,6 +283,7 @@ def test_an_archive_from_an_older_schema_is_restored_and_migrated_forward(demo):
     def as_written_before_printed_names(manifest, members):
         # Before talks 0004, a speaker linked to a member kept no printed name of their own.
         manifest["migrations"]["talks"] = "0003_web_links_only"
+        _without_apps(manifest, members, "website")
         later = {"talks.projecttalk", "talks.historicalprojecttalk"}  # talks 0006
         manifest["models"] = [m for m in manifest["models"] if m["model"] not in later]
         for label in later:
@@ -582,6 +592,7 @@ def test_an_older_schema_archive_with_a_bad_row_is_refused_and_the_schema_comes_
 
     def older_with_a_bad_row(manifest, members):
         manifest["migrations"]["talks"] = "0003_web_links_only"
+        _without_apps(manifest, members, "website")
         later = {"talks.projecttalk", "talks.historicalprojecttalk"}
         manifest["models"] = [m for m in manifest["models"] if m["model"] not in later]
         for label in later:
@@ -602,6 +613,50 @@ def test_an_older_schema_archive_with_a_bad_row_is_refused_and_the_schema_comes_
     assert not Publication.objects.exists() and not Person.objects.exists()
     executor = MigrationExecutor(connection)
     assert not executor.migration_plan(executor.loader.graph.leaf_nodes())  # back to current
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_older_archive_leaves_the_live_lab_as_it_was(demo, tmp_path):
+    """An older archive is restored at its own schema: migrating back dropped the columns
+    later migrations added (members' harvest identities, people 0017) on the live database,
+    and a refusal then brought them back empty."""
+    teng = Person.objects.get(slug="teng-ma")
+    teng.openalex_id = "A5023888391"
+    teng.save()
+    written = io.BytesIO()
+    archive.export_lab(written)
+
+    def before_harvest_identities_with_a_bad_row(manifest, members):
+        manifest["migrations"]["people"] = "0016_invitation_sent"
+        _without_apps(manifest, members, "harvest", "website")
+        for model in ("person", "historicalperson"):
+            rows = json.loads(members[f"data/people.{model}.json"])
+            for row in rows:
+                for field in ("openalex_id", "dblp_pid", "arxiv_author_id", "has_left"):
+                    row["fields"].pop(field, None)
+            members[f"data/people.{model}.json"] = json.dumps(rows).encode()
+        rows = json.loads(members["data/talks.speaker.json"])
+        rows[0]["fields"]["bogus"] = 1
+        members["data/talks.speaker.json"] = json.dumps(rows).encode()
+
+    path = tmp_path / "lab.zip"
+    path.write_bytes(_rewritten(written.getvalue(), before_harvest_identities_with_a_bad_row))
+    before, shape = _dump(), _columns()
+
+    with pytest.raises(CommandError, match="cannot be restored"):
+        call_command("import_lab", str(path), "--replace")
+
+    assert _columns() == shape
+    assert Person.objects.get(slug="teng-ma").openalex_id == "A5023888391"
+    assert _dump() == before
+
+
+def _columns():
+    with connection.cursor() as cursor:
+        return {
+            table: [c.name for c in connection.introspection.get_table_description(cursor, table)]
+            for table in connection.introspection.table_names(cursor)
+        }
 
 
 @pytest.mark.django_db
