@@ -248,7 +248,12 @@ def bibtex_entry(publication, authors, key):
         ("volume", latex_escape(publication.volume)),
         ("number", latex_escape(publication.issue or publication.patent_number)),
         ("pages", latex_escape(format_pages(publication.pages, dash="--"))),
-        ("publisher", latex_escape(publication.publisher_name)),
+        # a thesis's university is its school, a report's its institution (both required
+        # by every style; "publisher" there goes unprinted)
+        (
+            _BIBTEX_PUBLISHER.get(publication.kind, "publisher"),
+            latex_escape(publication.publisher_name),
+        ),
         ("series", latex_escape(publication.series)),
         # biblatex's place of a patent is its jurisdiction
         (
@@ -304,6 +309,7 @@ def bibtex_entry(publication, authors, key):
     )
 
 
+_BIBTEX_PUBLISHER = {Kind.THESIS: "school", Kind.REPORT: "institution"}
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
 
@@ -333,16 +339,16 @@ def ris_entry(publication, authors, key):
         tags += [("PY", str(publication.date.year)), ("DA", _ris_date(publication.date))]
     tags += [
         ("VL", publication.volume),
-        ("IS", publication.issue),
+        ("IS", publication.issue if publication.kind != Kind.REPORT else ""),
         ("SP", publication.first_page),
         ("EP", publication.last_page),
         ("PB", publication.publisher_name),
         ("CY", publication.address),
         ("T3", publication.series),
         ("DO", publication.doi),
-        # where Zotero's RIS reader looks: SN is a patent's number, a journal's ISSN
-        # (and an ISBN for anything else, so no conference's ISSN goes there); C3 a
-        # patent's country
+        # where Zotero's RIS reader looks: SN is a patent's or a report's number, a
+        # journal's ISSN (and an ISBN for anything else, so no conference's ISSN goes
+        # there); C3 a patent's country; PB a thesis's university, a report's institution
         ("SN", _ris_serial_number(publication)),
         ("C3", publication.patent_jurisdiction if publication.kind == Kind.PATENT else ""),
         ("UR", publication.url or publication.doi_url or publication.arxiv_url),
@@ -360,6 +366,8 @@ def ris_entry(publication, authors, key):
 def _ris_serial_number(publication):
     if publication.kind == Kind.PATENT:
         return publication.patent_number
+    if publication.kind == Kind.REPORT:
+        return publication.issue
     if publication.kind != Kind.JOURNAL:
         return ""
     return ", ".join(publication.issns)
@@ -396,11 +404,13 @@ def csl_entry(publication, authors, key):
         "collection-title": publication.series,
         "publisher-place": publication.address,
         "volume": publication.volume,
-        "issue": publication.issue,
+        "issue": publication.issue if publication.kind != Kind.REPORT else "",
         "page": publication.pages,
+        # a thesis's university, a report's institution: CSL's publisher for both
         "publisher": publication.publisher_name,
         # "10,613,992" is one number; citeproc reads commas as a list ("Patent Nos.")
-        "number": re.sub(r"(?<=\d),(?=\d{3}\b)", "", publication.patent_number),
+        "number": re.sub(r"(?<=\d),(?=\d{3}\b)", "", publication.patent_number)
+        or (publication.issue if publication.kind == Kind.REPORT else ""),  # its report number
         "DOI": publication.doi,
         "ISSN": ", ".join(publication.issns),
         "URL": publication.url or publication.doi_url or publication.arxiv_url,
