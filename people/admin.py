@@ -211,6 +211,7 @@ class PersonAdmin(LabModelAdmin):
                 ]
             },
         ),
+        (_("Curriculum vitae"), {"fields": ["cv_sections"]}),
     ]
     inlines = [
         LinkInline,

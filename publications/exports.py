@@ -125,12 +125,29 @@ def citation_key(publication, authors):
     return f"{family or 'anon'}{publication.year or ''}{word}" or f"pub{publication.pk}"
 
 
-def _roles(authors):
-    """{position: {"equal", "corresponding"}} of the listed authors who hold a role."""
+GAP = "…"  # a gap's place in a list: what APA prints where it leaves names out
+
+
+def _positions(authors):
+    """The author list as exports write it, and whether names follow its end: each named
+    author at the position they hold, a gap before a named author as None at its own place
+    (so a senior author after it stays last, and nobody moves up to first), and a gap at
+    the end said by each format's own "et al." (BibTeX's "and others") or a note."""
+    names = list(authors.names)
+    trailing = False
+    while names and names[-1].is_gap:
+        names.pop()
+        trailing = True
+    return [None if name.is_gap else name for name in names], trailing
+
+
+def _roles(listed):
+    """{position: {"equal", "corresponding"}} of the authors in `listed` (as `_positions`
+    gives them, gaps counted, as biblatex counts the names of a list) who hold a role."""
     return {
         position: {m.code for m in name.markers}
-        for position, name in enumerate(authors.authors(), start=1)
-        if name.markers
+        for position, name in enumerate(listed, start=1)
+        if name is not None and name.markers
     }
 
 
@@ -185,14 +202,19 @@ _FIELD_NAME = re.compile(r"^[a-z][a-z0-9_:+-]*$")
 
 def bibtex_entry(publication, authors, key):
     """One paper as a BibTeX entry under `key`."""
+    listed, trailing = _positions(authors)
     names = [  # a group author braced, else BibTeX takes its last word for a surname
-        f"{{{latex_escape(n.family)}}}" if n.is_organization else latex_escape(_name(n))
-        for n in authors.authors()
+        f"{{{GAP}}}"  # braced: one name, printed as it stands (pdflatex reads "…" as UTF-8)
+        if n is None
+        else f"{{{latex_escape(n.family)}}}"
+        if n.is_organization
+        else latex_escape(_name(n))
+        for n in listed
     ]
-    if authors.has_unlisted:
-        names.append("others")  # BibTeX's own "et al."
+    if trailing:
+        names.append("others")  # BibTeX's own "et al.", which only ends a list
     fields = [("title", _title(publication.display_title)), ("author", " and ".join(names))]
-    roles = _roles(authors)
+    roles = _roles(listed)
     if roles:  # biblatex's data annotations, which styles can print as markers
         fields.append(
             (
@@ -226,7 +248,12 @@ def bibtex_entry(publication, authors, key):
         ("volume", latex_escape(publication.volume)),
         ("number", latex_escape(publication.issue or publication.patent_number)),
         ("pages", latex_escape(format_pages(publication.pages, dash="--"))),
-        ("publisher", latex_escape(publication.publisher_name)),
+        # a thesis's university is its school, a report's its institution (both required
+        # by every style; "publisher" there goes unprinted)
+        (
+            _BIBTEX_PUBLISHER.get(publication.kind, "publisher"),
+            latex_escape(publication.publisher_name),
+        ),
         ("series", latex_escape(publication.series)),
         # biblatex's place of a patent is its jurisdiction
         (
@@ -282,6 +309,7 @@ def bibtex_entry(publication, authors, key):
     )
 
 
+_BIBTEX_PUBLISHER = {Kind.THESIS: "school", Kind.REPORT: "institution"}
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
 
@@ -301,7 +329,7 @@ def ris_entry(publication, authors, key):
     """One paper as an RIS record under `key`."""
     venue = publication.venue
     tags = [("TY", RIS_TYPES.get(publication.kind, "GEN")), ("ID", key)]
-    tags += [("AU", _name(n)) for n in authors.authors()]
+    tags += [("AU", GAP if n is None else _name(n)) for n in _positions(authors)[0]]
     tags.append(("TI", publication.display_title))
     if publication.container_name:
         tags.append(("T2", publication.container_name))
@@ -311,23 +339,24 @@ def ris_entry(publication, authors, key):
         tags += [("PY", str(publication.date.year)), ("DA", _ris_date(publication.date))]
     tags += [
         ("VL", publication.volume),
-        ("IS", publication.issue),
+        ("IS", publication.issue if publication.kind != Kind.REPORT else ""),
         ("SP", publication.first_page),
         ("EP", publication.last_page),
         ("PB", publication.publisher_name),
         ("CY", publication.address),
         ("T3", publication.series),
         ("DO", publication.doi),
-        # where Zotero's RIS reader looks: SN is a patent's number, a journal's ISSN
-        # (and an ISBN for anything else, so no conference's ISSN goes there); C3 a
-        # patent's country
+        # where Zotero's RIS reader looks: SN is a patent's or a report's number, a
+        # journal's ISSN (and an ISBN for anything else, so no conference's ISSN goes
+        # there); C3 a patent's country; PB a thesis's university, a report's institution
         ("SN", _ris_serial_number(publication)),
         ("C3", publication.patent_jurisdiction if publication.kind == Kind.PATENT else ""),
         ("UR", publication.url or publication.doi_url or publication.arxiv_url),
         ("L1", publication.pdf_url),
         ("AB", publication.abstract),
         ("N1", publication.award),
-        # RIS has no role or "et al." of its own: a note says both
+        # RIS has no role or "et al." of its own: a note says both (a gap between named
+        # authors is an "…" in its place, which keeps the names after it where they stand)
         ("N1", _notes(publication, authors, incomplete=True)),
     ]
     lines = [f"{tag}  - {_ris_value(value)}" for tag, value in tags if _ris_value(value)]
@@ -337,6 +366,8 @@ def ris_entry(publication, authors, key):
 def _ris_serial_number(publication):
     if publication.kind == Kind.PATENT:
         return publication.patent_number
+    if publication.kind == Kind.REPORT:
+        return publication.issue
     if publication.kind != Kind.JOURNAL:
         return ""
     return ", ".join(publication.issns)
@@ -356,8 +387,12 @@ def csl_entry(publication, authors, key):
         "type": CSL_TYPES.get(publication.kind, "document"),
         "title": publication.display_title,
         "author": [
-            {"family": n.family, "given": n.given} if n.given else {"literal": n.family}
-            for n in authors.authors()
+            {"literal": GAP}
+            if n is None
+            else {"family": n.family, "given": n.given}
+            if n.given
+            else {"literal": n.family}
+            for n in _positions(authors)[0]
         ],
     }
     if publication.date:
@@ -369,17 +404,20 @@ def csl_entry(publication, authors, key):
         "collection-title": publication.series,
         "publisher-place": publication.address,
         "volume": publication.volume,
-        "issue": publication.issue,
+        "issue": publication.issue if publication.kind != Kind.REPORT else "",
         "page": publication.pages,
+        # a thesis's university, a report's institution: CSL's publisher for both
         "publisher": publication.publisher_name,
         # "10,613,992" is one number; citeproc reads commas as a list ("Patent Nos.")
-        "number": re.sub(r"(?<=\d),(?=\d{3}\b)", "", publication.patent_number),
+        "number": re.sub(r"(?<=\d),(?=\d{3}\b)", "", publication.patent_number)
+        or (publication.issue if publication.kind == Kind.REPORT else ""),  # its report number
         "DOI": publication.doi,
         "ISSN": ", ".join(publication.issns),
         "URL": publication.url or publication.doi_url or publication.arxiv_url,
         "abstract": publication.abstract,
         # CSL has no role and no "et al." flag: the note says both, and no author is
-        # invented for the missing names (APA would print "& others")
+        # invented for names missing at the end (APA would print "& others"); a gap
+        # between named authors is a literal "…", as APA itself prints one
         "note": " ".join(
             p for p in (publication.award, _notes(publication, authors, incomplete=True)) if p
         ),

@@ -123,11 +123,14 @@ def entries(publications, context: str = LIST, person=None, lab=None) -> list[En
     return shown
 
 
+_SAID_STATUSES = (Publication.Status.ACCEPTED, Publication.Status.PREPRINT)
+
+
 def _entry_html(publication, url, authors_html, badges_html) -> SafeString:
     """One paper in a list (`<li class="pub">`): every value escaped, the author list and
     badges already HTML."""
     meta = [f'<span class="pub__venue">{escape(publication.venue_label)}</span>']
-    if publication.status != Publication.Status.PUBLISHED:
+    if publication.status in _SAID_STATUSES:  # published goes unsaid; unknown says nothing
         status = escape(str(publication.get_status_display()))
         meta.append(f'<span class="badge badge--status">{status}</span>')
     meta.append(badges_html)

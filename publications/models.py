@@ -223,7 +223,13 @@ class Publication(models.Model):
         help_text="The end of the paper's address (/publications/…/). Leave empty to make one.",
     )
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CONFERENCE)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PUBLISHED)
+    status = models.CharField(
+        max_length=20,
+        choices=Status.choices,
+        blank=True,
+        default="",
+        help_text="Leave empty if nobody has said: no page or export then states one.",
+    )
     venue = models.ForeignKey(
         Venue,
         on_delete=models.PROTECT,

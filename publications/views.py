@@ -184,6 +184,9 @@ def _venue_parts(publication):
         if venue and venue.short_name not in container:
             shown = format_html("{} ({})", shown, venue.short_name)
         parts.append(shown)
+    if publication.kind in (Publication.Kind.THESIS, Publication.Kind.REPORT):
+        # the university or institution a thesis or report is from says where it stands
+        parts += [escape(publication.publisher_name)] if publication.publisher_name else []
     parts += [escape(v) for v in (publication.series, publication.address) if v]
     for key, text in (
         ("volume", _("vol. %(volume)s")),
@@ -238,6 +241,14 @@ def _scholarly_article(request, publication, authors):
         data["isPartOf"]["name"] = publication.container_name
         if publication.issns:
             data["isPartOf"]["issn"] = publication.issns
+    if publication.kind in (Publication.Kind.THESIS, Publication.Kind.REPORT):
+        if publication.publisher_name:  # the university, the institution
+            data["sourceOrganization"] = {
+                "@type": "Organization",
+                "name": publication.publisher_name,
+            }
+        if publication.kind == Publication.Kind.REPORT and publication.issue:
+            data["reportNumber"] = publication.issue
     if publication.kind == Publication.Kind.PATENT and publication.patent_number:
         data["identifier"] = publication.display_title
     if publication.doi:

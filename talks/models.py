@@ -1,5 +1,7 @@
 """Talks and awards: who gave or received them, when, where, and the paper they concern."""
 
+import re
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -135,6 +137,14 @@ class Talk(models.Model):
             (_("Event"), self.event_url),
         ]
         return [(label, url) for label, url in candidates if is_web_url(url)]
+
+    @property
+    def repeats_its_paper(self):
+        """Whether the talk bears the title of the paper it presents (most conference talks
+        do): a "Presents" line would print the title twice."""
+        if self.publication is None:
+            return False
+        return _title_words(self.title) == _title_words(self.publication.display_title)
 
     @property
     def has_page(self):
@@ -292,3 +302,7 @@ class Recipient(Participant):
                 condition=Q(person__isnull=False) | ~Q(name=""), name="recipient_person_or_name"
             ),
         ]
+
+
+def _title_words(title):
+    return re.findall(r"\w+", title.casefold())

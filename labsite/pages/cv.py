@@ -20,11 +20,12 @@ from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.handlers.wsgi import WSGIRequest
+from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, resolve, reverse, set_script_prefix
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -304,7 +305,7 @@ def cv_context(person, params):
     rows = section_rows(person)
     talks, awards = talks_and_awards(person)
     S = SectionIntroduction.Section
-    listed = [
+    listed = [  # then put in the member's order
         (S.EDUCATION, "people/sections/_timeline.html", rows["education"]),
         (S.EXPERIENCE, "people/sections/_timeline.html", rows["experience"]),
         (S.PUBLICATIONS, "people/_cv_publications.html", publications),
@@ -316,6 +317,8 @@ def cv_context(person, params):
         (S.WRITING, "people/sections/_writing.html", rows["writing"]),
         (S.SERVICE, "people/sections/_service.html", rows["service"]),
     ]
+    order = {key: at for at, key in enumerate(person.cv_section_order())}
+    listed.sort(key=lambda section: order[section[0].value])
     return {
         "options": options,
         "rows": rows,
@@ -324,6 +327,7 @@ def cv_context(person, params):
             for key, template, content in listed
             if content
         ],
+        "updated": _last_updated(person, papers, talks, awards, *rows.values()),
     }
 
 
@@ -344,3 +348,17 @@ def _cv_entry(entry, options):
     if not extra:
         return entry.html
     return mark_safe(entry.html.removesuffix("</li>\n") + extra + "</li>\n")
+
+
+def _last_updated(person, papers, *groups):
+    """The day anything the CV lists last changed: the papers' own stamps, and the latest
+    history record of the person and of each row shown (one query per kind of row the
+    person has: education, talks, awards, …). None when nothing says."""
+    stamps = [paper.updated for paper in papers if paper.updated]
+    for rows in [[person], *groups]:
+        rows = [row for row in rows if hasattr(type(row), "history")]
+        if rows:
+            history = type(rows[0]).history.filter(id__in=[row.pk for row in rows])
+            stamps.append(history.aggregate(latest=Max("history_date"))["latest"])
+    stamps = [stamp for stamp in stamps if stamp]
+    return timezone.localdate(max(stamps)) if stamps else None

@@ -72,6 +72,14 @@ class PersonQuerySet(models.QuerySet):
 INTERESTS_MAX_LENGTH = 1000
 
 
+# A CV's sections in the order grant offices and hiring committees read them (the keys
+# of SectionIntroduction.Section); a member may put others first (Person.cv_sections).
+CV_SECTIONS = (
+    "education", "experience", "awards", "publications", "patents", "talks", "service",
+    "projects", "contributions", "writing",
+)  # fmt: skip
+
+
 class Person(models.Model):
     Role = MemberRole
 
@@ -222,6 +230,14 @@ class Person(models.Model):
         related_name="person",
         help_text="The login account that may edit this profile.",
     )
+    cv_sections = models.CharField(
+        "CV section order",
+        max_length=200,
+        blank=True,
+        help_text="The CV's sections in the order you want them, comma-separated: "
+        + ", ".join(CV_SECTIONS)
+        + ". Those left out follow in that order, which an empty field keeps.",
+    )
     invited = models.DateTimeField(
         "invitation sent",
         null=True,
@@ -280,6 +296,23 @@ class Person(models.Model):
             raise ValidationError(
                 {"member_until": _("The membership cannot end before it starts.")}
             )
+        unknown = [k for k in self._cv_sections_chosen() if k not in CV_SECTIONS]
+        if unknown:
+            raise ValidationError(
+                {
+                    "cv_sections": _("No CV section is called “%(name)s”; they are: %(names)s.")
+                    % {"name": unknown[0], "names": ", ".join(CV_SECTIONS)}
+                }
+            )
+
+    def _cv_sections_chosen(self):
+        return [key.strip().casefold() for key in self.cv_sections.split(",") if key.strip()]
+
+    def cv_section_order(self):
+        """Every CV section's key: those the member put first in their order, then the
+        rest in the CV's default order (CV_SECTIONS)."""
+        chosen = [key for key in self._cv_sections_chosen() if key in CV_SECTIONS]
+        return list(dict.fromkeys([*chosen, *CV_SECTIONS]))
 
     @property
     def initials(self):

@@ -144,7 +144,7 @@ MARKERS = "*∗†‡#§¶^"
 _SAME_MARKER = {"∗": "*"}  # the mathematical asterisk some sites type for *
 _UNLISTED = re.compile(
     r"^\{?\s*(?:(\d+)\s+(?:more|others|additional)(?:\s+authors)?|others|et\.?[\s~]*al\.?|"
-    r"\.\.\.|…)\s*\}?$",
+    r"\.\.\.|…|\\(?:ldots|dots|textellipsis)(?:\{\})?)\s*\}?$",
     re.I,
 )
 

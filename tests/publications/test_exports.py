@@ -66,8 +66,8 @@ def test_bibtex_parses_back_to_the_same_titles_authors_and_dois(client, papers):
     two = entries["10.1234/two"]
     assert [(n.first, n.last) for n in two["author"]] == [
         (["腾"], ["马"]),
+        ([], ["…"]),  # the gap in its place, so the last author stays last
         (["A"], ["Author"]),
-        ([], ["others"]),
     ]
 
 
@@ -79,10 +79,14 @@ def test_bibtex_escapes_latex_specials_and_keeps_unicode(client, papers):
     assert "Zürich" in text and "马, 腾" in text
 
 
-def test_unlisted_authors_become_and_others(client, papers):
+def test_a_gap_between_authors_keeps_its_place_and_a_gap_at_the_end_is_and_others(client, papers):
     text = client.get(f"{papers[1].get_absolute_url()}export.bib").content.decode()
+    authored(None, ["Teng Ma", "..."], title="Third", slug="third")
+    third = client.get("/publications/third/export.bib").content.decode()
 
-    assert "author = {马, 腾 and Author, A and others}" in text
+    # "and others" only ends a list: anywhere else the last author would read as a middle one
+    assert "author = {马, 腾 and {…} and Author, A}" in text
+    assert "author = {Ma, Teng and others}" in third
 
 
 def test_ris_export_lists_each_author_and_the_journal(client, papers):

@@ -221,7 +221,9 @@ def test_a_citation_refresh_changes_no_kind_or_status_of_imported_papers(monkeyp
     "published", on every refresh before)."""
     from publications.importing.citations import openalex_url
 
-    article = PublicationFactory(doi=TOS_DOI, kind=Publication.Kind.JOURNAL)
+    article = PublicationFactory(
+        doi=TOS_DOI, kind=Publication.Kind.JOURNAL, status=Publication.Status.PUBLISHED
+    )
     preprint = PublicationFactory(
         doi="10.48550/arxiv.2401.00001",
         kind=Publication.Kind.PREPRINT,
