@@ -60,3 +60,24 @@ def test_two_simultaneous_accepts_of_one_candidate_make_one_paper():
     assert len(papers) == 1 and len(refusals) == 1, results
     assert "already been reviewed" in str(refusals[0])
     assert Candidate.objects.get(pk=candidate.pk).status == Candidate.Status.ACCEPTED
+
+
+def test_two_harvest_runs_at_once_make_no_candidate_twice(services, piwowar):
+    """Two runs for the same member started together (a scheduled run and "Harvest now"):
+    one runs, the other is refused naming it; before, both made every work's candidate and
+    the second's identifiers were dropped, so rejecting one remembered nothing."""
+    import io
+
+    from django.core.management import call_command
+
+    def run():
+        call_command("harvest", stdout=io.StringIO(), stderr=io.StringIO())
+        return "done"
+
+    results = _together([run, run])
+
+    titles = list(Candidate.objects.values_list("title", flat=True))
+    assert titles and len(titles) == len(set(titles)), titles
+    assert results.count("done") >= 1, results
+    refused = [r for r in results if r != "done"]
+    assert all("Another harvest run" in str(r) for r in refused), refused
