@@ -176,7 +176,11 @@ GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com").rst
 # Seconds between two requests to one service (arXiv asks for 3; the others allow more).
 HARVEST_PAUSE = env.float("HARVEST_PAUSE", default=1.0)
 ARXIV_PAUSE = env.float("ARXIV_PAUSE", default=3.0)
-HARVEST_TIMEOUT = env.float("HARVEST_TIMEOUT", default=10.0)  # seconds per request
+HARVEST_TIMEOUT = env.float("HARVEST_TIMEOUT", default=10.0)  # seconds for a whole answer
+# Bounds on one answer: its size (a page of 200 OpenAlex works with long author lists is a
+# few MB) and the works it lists (more than any page a run asks for; the rest is not read).
+HARVEST_MAX_ANSWER_MB = env.int("HARVEST_MAX_ANSWER_MB", default=20)
+HARVEST_MAX_ITEMS = env.int("HARVEST_MAX_ITEMS", default=2000)
 
 # Background work (a harvest the admin queues): django-tasks with its database backend, so
 # the worker needs nothing the site does not already have. `make run` starts one beside the
