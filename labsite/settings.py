@@ -133,8 +133,12 @@ PAGE_CACHE = env.bool(
 # A lab of one: the slug of the member whose profile is the site's home page (the team
 # page goes away, the menu is theirs). Empty: a lab's site.
 PERSONAL_SITE = env.str("PERSONAL_SITE", default="")
+# Seconds a worker skips a cache server that failed to answer (labsite/cache_breaker.py).
+CACHE_SKIP_SECONDS = env.int("CACHE_SKIP_SECONDS", default=30)
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # A cache server that hangs costs one request two seconds, not every page nor the worker.
+    CACHES["default"]["BACKEND"] = "labsite.cache_breaker.RedisCache"
 if "redis" in CACHES["default"]["BACKEND"].lower():
-    # A cache server that hangs costs a request two seconds, not the worker.
     CACHES["default"].setdefault("OPTIONS", {})
     CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", 2)
     CACHES["default"]["OPTIONS"].setdefault("socket_timeout", 2)
