@@ -105,10 +105,20 @@ _SQLITE = DATABASES["default"]["ENGINE"].endswith("sqlite3")
 # (labsite/outages.py), not the worker: seconds to connect, and to run one statement.
 DATABASE_CONNECT_TIMEOUT = env.int("DATABASE_CONNECT_TIMEOUT", default=3)
 DATABASE_STATEMENT_TIMEOUT = env.int("DATABASE_STATEMENT_TIMEOUT", default=20)
+# Seconds a web request waits on one statement of an open connection before its socket is
+# shut (labsite/db_deadline.py): the server's statement_timeout cannot fire if it hangs.
+DATABASE_QUERY_DEADLINE = env.float("DATABASE_QUERY_DEADLINE", default=3.0)
 _options = DATABASES["default"].setdefault("OPTIONS", {})
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT)
     _options.setdefault("options", f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT * 1000}")
+    # A server gone from the network (not merely hung) is noticed by the kernel within
+    # seconds, idle or mid-statement, rather than after TCP's two hours or fifteen minutes.
+    _options.setdefault("keepalives", 1)
+    _options.setdefault("keepalives_idle", 10)
+    _options.setdefault("keepalives_interval", 3)
+    _options.setdefault("keepalives_count", 3)
+    _options.setdefault("tcp_user_timeout", 10_000)  # milliseconds
 elif _SQLITE:
     _options.setdefault("timeout", DATABASE_STATEMENT_TIMEOUT)  # waiting for another's write
     # A transaction takes the write lock when it begins, waiting its turn (the timeout): one

@@ -59,8 +59,9 @@ def request(port, path, timeout=30):
 
 
 @contextlib.contextmanager
-def workers(env, count):
-    """The ports of `count` gunicorn workers of the site, each its own server, running."""
+def workers(env, count, log=None, options=()):
+    """The ports of `count` gunicorn workers of the site, each its own server, running;
+    their log appended to the file `log` when given; `options` added to gunicorn's."""
     # As a deployment does: with DEBUG off, pages name the collected, hashed files.
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
@@ -69,14 +70,15 @@ def workers(env, count):
         check=True,
     )
     ports = [free_port() for _ in range(count)]
-    command = [sys.executable, "-m", "gunicorn", "labsite.wsgi", "--workers", "1"]
+    command = [sys.executable, "-m", "gunicorn", "labsite.wsgi", "--workers", "1", *options]
+    errors = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
     servers = [
         subprocess.Popen(
             [*command, "--bind", f"127.0.0.1:{port}"],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=errors,
         )
         for port in ports
     ]
@@ -95,3 +97,5 @@ def workers(env, count):
         for server in servers:
             server.terminate()
             server.wait(10)
+        if log:
+            errors.close()
