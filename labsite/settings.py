@@ -198,7 +198,7 @@ HARVEST_MAX_ITEMS = env.int("HARVEST_MAX_ITEMS", default=2000)
 
 # Background work (a harvest the admin queues): django-tasks with its database backend, so
 # the worker needs nothing the site does not already have. `make run` starts one beside the
-# development server; production runs `manage.py db_worker` as a service (README).
+# development server; production runs `manage.py task_worker` as a service (README).
 TASKS = {
     "default": {"BACKEND": env.str("TASKS_BACKEND", default="django_tasks_db.DatabaseBackend")}
 }

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -99,3 +100,80 @@ def workers(env, count, log=None, options=()):
             server.wait(10)
         if log:
             errors.close()
+
+
+class DatabaseProxy:
+    """A TCP proxy to the test database, for outages with connections already open:
+    `frozen` set, it holds every byte both ways and lets new connections in unanswered
+    (a hung server); `refuse()` drops every connection and refuses new ones until
+    `accept()` (a server restarting)."""
+
+    def __init__(self, target):
+        self.target = target
+        self.frozen = threading.Event()
+        self.sockets = []
+        self.port = free_port()
+        self.accept()
+
+    def accept(self):
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", self.port))
+        self.listener.listen(64)
+        threading.Thread(target=self._accept, args=(self.listener,), daemon=True).start()
+
+    def refuse(self):
+        self._stop_listening()
+        self._drop()
+
+    def close(self):
+        self.frozen.clear()
+        self._stop_listening()
+        self._drop()
+        time.sleep(0.5)  # the server ends those sessions before the test database goes
+
+    def _stop_listening(self):
+        # A close alone leaves the port listening while a thread waits in accept().
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
+        self.listener.close()
+
+    def _drop(self):
+        for s in self.sockets:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+        self.sockets = []
+
+    def _accept(self, listener):
+        while True:
+            try:
+                client = listener.accept()[0]
+            except OSError:
+                return
+            self.sockets.append(client)
+            threading.Thread(target=self._connect, args=(client,), daemon=True).start()
+
+    def _connect(self, client):
+        while self.frozen.is_set():
+            time.sleep(0.05)
+        upstream = socket.create_connection(self.target)
+        self.sockets.append(upstream)
+        for source, sink in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source, sink):
+        try:
+            while data := source.recv(65536):
+                while self.frozen.is_set():
+                    time.sleep(0.05)
+                sink.sendall(data)
+        except OSError:
+            pass
+
+
+def database_proxy():
+    """A DatabaseProxy to the test database and the DATABASE_URL that goes through it."""
+    db = settings.DATABASES["default"]
+    proxy = DatabaseProxy((db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)))
+    return proxy, f"postgres://{db['USER']}@127.0.0.1:{proxy.port}/{db['NAME']}"

@@ -5,10 +5,7 @@ a proxy the test freezes: sockets stay open, nothing comes back, as from a hung 
 
 Runs on PostgreSQL (CI's PostgreSQL run); skipped elsewhere unless REQUIRE_SERVICES is set."""
 
-import contextlib
 import os
-import socket
-import threading
 import time
 
 import pytest
@@ -21,56 +18,6 @@ from tests.labsite.test_database_outage import CACHED, _page_types
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-class FreezingProxy:
-    """Forwards TCP to `target` until `frozen` is set; then holds every byte, both ways,
-    and lets new connections in without answering them."""
-
-    def __init__(self, target):
-        self.target = target
-        self.frozen = threading.Event()
-        self.sockets = []
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                client = self.listener.accept()[0]
-            except OSError:
-                return
-            self.sockets.append(client)
-            threading.Thread(target=self._connect, args=(client,), daemon=True).start()
-
-    def _connect(self, client):
-        while self.frozen.is_set():
-            time.sleep(0.05)
-        upstream = socket.create_connection(self.target)
-        self.sockets.append(upstream)
-        for source, sink in ((client, upstream), (upstream, client)):
-            threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
-
-    def _pump(self, source, sink):
-        try:
-            while data := source.recv(65536):
-                while self.frozen.is_set():
-                    time.sleep(0.05)
-                sink.sendall(data)
-        except OSError:
-            pass
-
-    def close(self):
-        self.frozen.clear()
-        self.listener.close()
-        for s in self.sockets:
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-            s.close()
-        time.sleep(0.5)  # the server ends those sessions before the test database goes
-
-
 @pytest.fixture
 def proxied_env(tmp_path):
     if connection.vendor != "postgresql":
@@ -78,9 +25,7 @@ def proxied_env(tmp_path):
             pytest.fail("REQUIRE_SERVICES is set but PostgreSQL is not in use")
         pytest.skip("needs the PostgreSQL test run")
     call_command("load_demo", verbosity=0)
-    db = connection.settings_dict
-    proxy = FreezingProxy((db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)))
-    url = f"postgres://{db['USER']}@127.0.0.1:{proxy.port}/{db['NAME']}"
+    proxy, url = served.database_proxy()
     env = served.site_env(
         tmp_path,
         DATABASE_URL=url,
