@@ -39,7 +39,7 @@ run: $(PY) system
 	$(PY) manage.py ensure_admin
 	@echo "Serving http://$(HOST)/  (admin: http://$(HOST)/admin/), with a task worker beside it"
 	@# The worker runs what the admin queues (Harvest now); it stops with the server.
-	$(PY) manage.py db_worker --no-startup-delay & worker=$$!; \
+	$(PY) manage.py task_worker --no-startup-delay & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST)
 

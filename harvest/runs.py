@@ -36,6 +36,7 @@ def client() -> HttpClient:
     pauses[urllib.parse.urlsplit(settings.ARXIV_URL).netloc] = settings.ARXIV_PAUSE
     http = HttpClient(intervals=pauses)
     http.timeout = settings.HARVEST_TIMEOUT
+    http.max_bytes = settings.HARVEST_MAX_ANSWER_MB * 1024 * 1024
     return http
 
 

@@ -1,5 +1,5 @@
 """The background work a harvest is: queued by the admin's "Harvest now" (or anything
-else), run by the task worker (`manage.py db_worker`; `make run` starts one)."""
+else), run by the task worker (`manage.py task_worker`; `make run` starts one)."""
 
 from django_tasks import task
 

@@ -105,10 +105,20 @@ _SQLITE = DATABASES["default"]["ENGINE"].endswith("sqlite3")
 # (labsite/outages.py), not the worker: seconds to connect, and to run one statement.
 DATABASE_CONNECT_TIMEOUT = env.int("DATABASE_CONNECT_TIMEOUT", default=3)
 DATABASE_STATEMENT_TIMEOUT = env.int("DATABASE_STATEMENT_TIMEOUT", default=20)
+# Seconds a web request waits on one statement of an open connection before its socket is
+# shut (labsite/db_deadline.py): the server's statement_timeout cannot fire if it hangs.
+DATABASE_QUERY_DEADLINE = env.float("DATABASE_QUERY_DEADLINE", default=3.0)
 _options = DATABASES["default"].setdefault("OPTIONS", {})
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT)
     _options.setdefault("options", f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT * 1000}")
+    # A server gone from the network (not merely hung) is noticed by the kernel within
+    # seconds, idle or mid-statement, rather than after TCP's two hours or fifteen minutes.
+    _options.setdefault("keepalives", 1)
+    _options.setdefault("keepalives_idle", 10)
+    _options.setdefault("keepalives_interval", 3)
+    _options.setdefault("keepalives_count", 3)
+    _options.setdefault("tcp_user_timeout", 10_000)  # milliseconds
 elif _SQLITE:
     _options.setdefault("timeout", DATABASE_STATEMENT_TIMEOUT)  # waiting for another's write
     # A transaction takes the write lock when it begins, waiting its turn (the timeout): one
@@ -133,8 +143,12 @@ PAGE_CACHE = env.bool(
 # A lab of one: the slug of the member whose profile is the site's home page (the team
 # page goes away, the menu is theirs). Empty: a lab's site.
 PERSONAL_SITE = env.str("PERSONAL_SITE", default="")
+# Seconds a worker skips a cache server that failed to answer (labsite/cache_breaker.py).
+CACHE_SKIP_SECONDS = env.int("CACHE_SKIP_SECONDS", default=30)
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # A cache server that hangs costs one request two seconds, not every page nor the worker.
+    CACHES["default"]["BACKEND"] = "labsite.cache_breaker.RedisCache"
 if "redis" in CACHES["default"]["BACKEND"].lower():
-    # A cache server that hangs costs a request two seconds, not the worker.
     CACHES["default"].setdefault("OPTIONS", {})
     CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", 2)
     CACHES["default"]["OPTIONS"].setdefault("socket_timeout", 2)
@@ -176,11 +190,15 @@ GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com").rst
 # Seconds between two requests to one service (arXiv asks for 3; the others allow more).
 HARVEST_PAUSE = env.float("HARVEST_PAUSE", default=1.0)
 ARXIV_PAUSE = env.float("ARXIV_PAUSE", default=3.0)
-HARVEST_TIMEOUT = env.float("HARVEST_TIMEOUT", default=10.0)  # seconds per request
+HARVEST_TIMEOUT = env.float("HARVEST_TIMEOUT", default=10.0)  # seconds for a whole answer
+# Bounds on one answer: its size (a page of 200 OpenAlex works with long author lists is a
+# few MB) and the works it lists (more than any page a run asks for; the rest is not read).
+HARVEST_MAX_ANSWER_MB = env.int("HARVEST_MAX_ANSWER_MB", default=20)
+HARVEST_MAX_ITEMS = env.int("HARVEST_MAX_ITEMS", default=2000)
 
 # Background work (a harvest the admin queues): django-tasks with its database backend, so
 # the worker needs nothing the site does not already have. `make run` starts one beside the
-# development server; production runs `manage.py db_worker` as a service (README).
+# development server; production runs `manage.py task_worker` as a service (README).
 TASKS = {
     "default": {"BACKEND": env.str("TASKS_BACKEND", default="django_tasks_db.DatabaseBackend")}
 }

@@ -1,5 +1,5 @@
 """Background work on papers: the stored export entries (`ExportEntry`), brought up to date
-by the task worker (`manage.py db_worker`) once a change to papers commits, so no visitor's
+by the task worker (`manage.py task_worker`) once a change to papers commits, so no visitor's
 export writes a paper anew after an import, a restore or an edit."""
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction

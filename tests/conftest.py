@@ -45,12 +45,13 @@ def person(db):
 
 @pytest.fixture(autouse=True)
 def _no_network(monkeypatch):
-    """Tests never reach the network: importers get recorded responses instead."""
+    """Tests never reach the network: importers get recorded responses instead. Every
+    urllib request, urlopen's included, goes through an opener's `open`."""
 
     def refuse(*args, **kwargs):
         raise AssertionError("a test tried to reach the network")
 
-    monkeypatch.setattr("urllib.request.urlopen", refuse)
+    monkeypatch.setattr("urllib.request.OpenerDirector.open", refuse)
 
 
 @pytest.fixture(autouse=True)

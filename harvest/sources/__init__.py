@@ -13,7 +13,9 @@ into the importers' typed `Record`s."""
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from django.conf import settings
 
 from harvest.models import Source
 from publications.importing.records import ImportProblem, Record, squash
@@ -48,6 +50,16 @@ def harvesters() -> dict[str, Any]:
 
 
 Warn = Callable[[str], None]
+T = TypeVar("T")
+
+
+def capped(items: list[T], service: str, warn: Warn) -> list[T]:
+    """The first HARVEST_MAX_ITEMS of what one answer lists; a longer list is cut there and
+    the report says so (an answer of 100,000 empty works must not hold the worker)."""
+    limit = settings.HARVEST_MAX_ITEMS
+    if len(items) > limit:
+        warn(f"{service} listed {len(items):,} works in one answer; read the first {limit:,}")
+    return items[:limit]
 
 
 def found_work(

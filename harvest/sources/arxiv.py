@@ -10,7 +10,7 @@ from django.conf import settings
 from core.names import split_name
 from core.partial_dates import PartialDate
 from harvest.models import Source
-from harvest.sources import Found, Warn, element_text, found_work, xml_root
+from harvest.sources import Found, Warn, capped, element_text, found_work, xml_root
 from people.models import Person
 from publications.importing.http import JsonClient
 from publications.importing.records import (
@@ -35,7 +35,7 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
     text = client.get_text(f"{settings.ARXIV_URL}/a/{person.arxiv_author_id}.atom2")
     root = xml_root(text, "arXiv", f"{ATOM}feed", "an Atom feed")
     found = []
-    for entry in root.findall(f"{ATOM}entry"):
+    for entry in capped(root.findall(f"{ATOM}entry"), "arXiv", warn):
         item = read_entry(entry, warn)
         if item is not None:
             found.append(item)

@@ -6,7 +6,7 @@ import urllib.parse
 from django.conf import settings
 
 from harvest.models import Source
-from harvest.sources import Found, Warn, found_work
+from harvest.sources import Found, Warn, capped, found_work
 from people.models import Person
 from publications.importing.crossref import crossref_record
 from publications.importing.http import JsonClient, contact_email
@@ -36,7 +36,7 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
         items = message.get("items") if isinstance(message, dict) else None
         if not isinstance(items, list):
             raise ImportProblem("Crossref's answer has no list of works.")
-        for number, item in enumerate(items, start=len(found) + 1):
+        for number, item in enumerate(capped(items, "Crossref", warn), start=len(found) + 1):
             record = crossref_record(item, f"Crossref work {number}")
             record.arxiv_id = record.arxiv_id or arxiv_id_of_doi(record.doi)
             ids = {"doi": record.doi, "arxiv": record.arxiv_id}

@@ -9,7 +9,7 @@ from django.conf import settings
 from core.names import split_name
 from core.partial_dates import PartialDate
 from harvest.models import Source
-from harvest.sources import Found, Warn, element_text, found_work, xml_root
+from harvest.sources import Found, Warn, capped, element_text, found_work, xml_root
 from people.models import Person
 from publications.importing.http import JsonClient
 from publications.importing.records import (
@@ -44,7 +44,7 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
     text = client.get_text(f"{settings.DBLP_URL}/pid/{person.dblp_pid}.xml")
     root = xml_root(text, "DBLP", "dblpperson", "a person's publication list")
     found = []
-    for wrapper in root.findall("r"):
+    for wrapper in capped(root.findall("r"), "DBLP", warn):
         for element in wrapper:
             item = read_entry(element, warn)
             if item is not None:

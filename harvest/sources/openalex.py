@@ -9,7 +9,7 @@ from django.conf import settings
 from core.names import split_name
 from core.partial_dates import PartialDate
 from harvest.models import Source
-from harvest.sources import Found, Warn, found_work
+from harvest.sources import Found, Warn, capped, found_work
 from people.models import Person
 from publications.importing.http import JsonClient, contact_email
 from publications.importing.records import (
@@ -92,7 +92,7 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             raise ImportProblem("OpenAlex's answer has no results list.")
-        for work in results:
+        for work in capped(results, "OpenAlex", warn):
             item = read_work(work, warn)
             if item is not None:
                 found.append(item)

@@ -3,7 +3,7 @@
 from django.conf import settings
 
 from harvest.models import Source
-from harvest.sources import Found, Warn, found_work
+from harvest.sources import Found, Warn, capped, found_work
 from people.models import Person
 from publications.importing.http import JsonClient
 from publications.importing.orcid import fill_from_summary
@@ -20,7 +20,7 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
     if not isinstance(groups, list):
         raise ImportProblem(f"ORCID's answer for {person.orcid} has no works list.")
     found = []
-    for number, group in enumerate(groups, start=1):
+    for number, group in enumerate(capped(groups, "ORCID", warn), start=1):
         record = Record(label=f"ORCID work {number}")
         summaries = Fields(group, record).items("work-summary")
         summary = Fields(summaries[0] if summaries else {}, record)

@@ -1,11 +1,19 @@
 """Fetching JSON from the scholarly APIs: bounded, retried, and polite.
 
-Each call has a timeout; a failed connection, a 429 or a 5xx answer is retried a few times
-with a growing pause (honouring a short Retry-After); the user agent names the site and a
-contact address, which Crossref's "polite pool" and OpenAlex ask for.
+Each call has a deadline for the whole answer (a source dripping one byte at a time is cut
+off at it, not only one that stops), a size cap, and follows redirects only within the host
+it asked (a redirect elsewhere, an internal address included, is refused and named). A failed
+connection, a 429 or a 5xx answer is retried a few times with a growing pause (honouring a
+short Retry-After); the user agent names the site and a contact address, which Crossref's
+"polite pool" and OpenAlex ask for.
 """
 
+import contextlib
+import functools
+import http.client
 import json
+import socket
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -49,7 +57,8 @@ class HttpClient:
     requests to one host as its service asks. Tests pass a stand-in with the same methods, or
     point the base-address settings at a local server."""
 
-    timeout = 10  # seconds, per call
+    timeout = 10.0  # seconds for a whole answer, headers and body
+    max_bytes = MAX_ANSWER_BYTES
     retries = 2
     pause = 1.0  # seconds before the first retry; doubled each time
     sleep = staticmethod(time.sleep)
@@ -80,14 +89,27 @@ class HttpClient:
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
             self._wait_turn(host)
+            watchdog = _Watchdog(self.timeout)
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return response.read(MAX_ANSWER_BYTES + 1)[:MAX_ANSWER_BYTES]
+                with watchdog, _opener(watchdog).open(request, timeout=self.timeout) as response:
+                    body = response.read(self.max_bytes + 1)
+                if watchdog.expired:
+                    raise ImportProblem(f"{host} did not answer in full within {self.timeout:g} s")
+                if len(body) > self.max_bytes:
+                    megabytes = self.max_bytes / 1024 / 1024
+                    raise ImportProblem(
+                        f"{host}'s answer is larger than {megabytes:g} MB; not read"
+                    )
+                return body
             except urllib.error.HTTPError as error:
                 if error.code not in RETRY_STATUSES or last:
                     raise ImportProblem(f"{host} answered {error.code} {error.reason}") from None
                 self.sleep(self._wait(attempt, error.headers.get("Retry-After")))
-            except (urllib.error.URLError, TimeoutError, OSError) as error:
+            except (urllib.error.URLError, http.client.HTTPException, OSError) as error:
+                if watchdog.expired:  # a slow source is not asked again: it would be as slow
+                    raise ImportProblem(
+                        f"{host} did not answer in full within {self.timeout:g} s"
+                    ) from None
                 if last:
                     reason = getattr(error, "reason", error)
                     raise ImportProblem(f"could not reach {host}: {reason}") from None
@@ -111,3 +133,110 @@ class HttpClient:
 
 def _host(url: str) -> str:
     return urllib.parse.urlsplit(url).netloc or url
+
+
+class _Watchdog:
+    """Ends a request at its deadline whatever it is waiting for (the connection, the
+    headers, the body): a timer shuts its sockets down, which wakes the blocked read. A
+    socket timeout alone bounds each read, not the answer."""
+
+    def __init__(self, seconds: float) -> None:
+        self.sockets: list[socket.socket] = []
+        self.expired = False
+        self.lock = threading.Lock()
+        self.timer = threading.Timer(seconds, self._expire)
+        self.timer.daemon = True
+
+    def __enter__(self) -> "_Watchdog":
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.timer.cancel()
+
+    def watch(self, sock: socket.socket) -> None:
+        with self.lock:
+            self.sockets.append(sock)
+            if self.expired:
+                _shut(sock)
+
+    def _expire(self) -> None:
+        with self.lock:
+            self.expired = True
+            for sock in self.sockets:
+                _shut(sock)
+
+
+def _shut(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # already closed
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+class _WatchedHTTPConnection(http.client.HTTPConnection):
+    """A connection whose socket its watchdog can shut (before TLS, for HTTPS too)."""
+
+    def __init__(self, *args: Any, watchdog: _Watchdog, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        create = self._create_connection  # type: ignore[has-type]
+
+        def create_watched(*args: Any, **kwargs: Any) -> socket.socket:
+            sock = create(*args, **kwargs)
+            watchdog.watch(sock)
+            return sock
+
+        self._create_connection = create_watched
+
+
+class _WatchedHTTPSConnection(_WatchedHTTPConnection, http.client.HTTPSConnection):
+    pass
+
+
+class _HTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, watchdog: _Watchdog) -> None:
+        super().__init__()
+        self.watchdog = watchdog
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        connection = functools.partial(_WatchedHTTPConnection, watchdog=self.watchdog)
+        return self.do_open(connection, req)
+
+
+class _HTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, watchdog: _Watchdog) -> None:
+        super().__init__()
+        self.watchdog = watchdog
+
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        connection = functools.partial(_WatchedHTTPSConnection, watchdog=self.watchdog)
+        return self.do_open(connection, req)
+
+
+class _SameHostRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to the host (and port) asked: a source must not send the
+    site's requests to another server, least of all one inside its network."""
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        asked, sent = urllib.parse.urlsplit(req.full_url), urllib.parse.urlsplit(newurl)
+        if sent.scheme not in ("http", "https") or (sent.hostname, sent.port) != (
+            asked.hostname,
+            asked.port,
+        ):
+            fp.close()
+            raise ImportProblem(
+                f"{asked.netloc} redirected to {sent.netloc or newurl}, another host; not followed"
+            )
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _opener(watchdog: _Watchdog) -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(
+        _HTTPHandler(watchdog), _HTTPSHandler(watchdog), _SameHostRedirects()
+    )

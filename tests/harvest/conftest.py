@@ -9,15 +9,15 @@ import pytest
 from tests.factories import PersonFactory
 from tests.harvest.replay import Replay
 
-_REAL_URLOPEN = urllib.request.urlopen  # before the suite's guard replaces it
+_REAL_OPEN = urllib.request.OpenerDirector.open  # before the suite's guard replaces it
 ORCID = "0000-0003-1613-5981"
 
 
-def _loopback_only(request, *args, **kwargs):
+def _loopback_only(opener, request, *args, **kwargs):
     url = request.full_url if isinstance(request, urllib.request.Request) else request
     if urllib.parse.urlsplit(url).hostname != "127.0.0.1":
         raise AssertionError(f"a test tried to reach the network: {url}")
-    return _REAL_URLOPEN(request, *args, **kwargs)
+    return _REAL_OPEN(opener, request, *args, **kwargs)
 
 
 def openalex_works(query):
@@ -37,7 +37,7 @@ def crossref_works(query):
 
 @pytest.fixture
 def services(settings, monkeypatch, tmp_path):
-    monkeypatch.setattr("urllib.request.urlopen", _loopback_only)
+    monkeypatch.setattr("urllib.request.OpenerDirector.open", _loopback_only)
     monkeypatch.setattr("publications.importing.http.HttpClient.pause", 0.01)  # retries
     replay = Replay()
     settings.ORCID_API_URL = f"{replay.base}/orcid/v3.0"

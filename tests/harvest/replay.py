@@ -11,15 +11,18 @@ DATA = Path(__file__).parent / "data"
 
 
 class Replay:
-    """Routes: {path: answer}, where an answer is a data file's name, a (status, body) pair,
-    or a function of the query ({name: value}) returning either. Anything else is a 404.
-    `requests` lists the (path, query) pairs asked for; `delay` slows every answer."""
+    """Routes: {path: answer}, where an answer is a data file's name, a (status, body) pair
+    or (status, body, headers) triple, or a function of the query ({name: value}) returning
+    one of these. Anything else is a 404. `requests` lists the (path, query) pairs asked
+    for; `delay` slows every answer; `drip` ({path: seconds}) sends that path's body one
+    byte at a time, so slowly that no single read times out."""
 
     def __init__(self):
         self.routes = {}
         self.requests = []
         self.agents = []
         self.delay = 0.0
+        self.drip = {}
         replay = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -35,13 +38,21 @@ class Replay:
                     answer = (404, b'{"message": "not found"}')
                 if isinstance(answer, str):
                     answer = (200, (DATA / answer).read_bytes())
-                status, body = answer
+                status, body, headers = answer if len(answer) == 3 else (*answer, {})
                 time.sleep(replay.delay)
                 try:
                     self.send_response(status)
                     self.send_header("Content-Length", str(len(body)))
+                    for name, value in headers.items():
+                        self.send_header(name, value)
                     self.end_headers()
-                    self.wfile.write(body)
+                    if url.path in replay.drip:
+                        for byte in body:
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                            time.sleep(replay.drip[url.path])
+                    else:
+                        self.wfile.write(body)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout under test)
 

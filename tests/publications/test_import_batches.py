@@ -108,13 +108,13 @@ def test_the_client_retries_busy_answers_and_names_the_site_and_a_contact(monkey
     settings.CONTACT_EMAIL = "lab@example.org"
     seen, waits = [], []
 
-    def urlopen(request, timeout):
+    def open_url(opener, request, timeout):
         seen.append((request.get_header("User-agent"), timeout))
         if len(seen) < 3:
             raise urllib.error.HTTPError(request.full_url, 503, "Busy", {"Retry-After": "3"}, None)
         return _Answer(json.dumps({"ok": True}).encode())
 
-    monkeypatch.setattr("urllib.request.urlopen", urlopen)
+    monkeypatch.setattr("urllib.request.OpenerDirector.open", open_url)
     client = importing.HttpClient()
     client.sleep = waits.append
 
@@ -129,11 +129,11 @@ def test_the_client_retries_busy_answers_and_names_the_site_and_a_contact(monkey
 def test_the_client_does_not_retry_a_missing_record(monkeypatch):
     calls = []
 
-    def urlopen(request, timeout):
+    def open_url(opener, request, timeout):
         calls.append(request)
         raise urllib.error.HTTPError(request.full_url, 404, "Not Found", {}, None)
 
-    monkeypatch.setattr("urllib.request.urlopen", urlopen)
+    monkeypatch.setattr("urllib.request.OpenerDirector.open", open_url)
 
     with pytest.raises(importing.ImportProblem, match=r"api\.crossref\.org answered 404"):
         importing.HttpClient().get_json("https://api.crossref.org/works/x")
