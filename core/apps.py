@@ -11,6 +11,9 @@ class CoreConfig(AppConfig):
     verbose_name = "Building blocks"
 
     def ready(self):
+        from core import changes
         from core.rollback import check_rollback_first
+
+        changes.connect()  # what follows a change of content: one path (core/changes.py)
 
         pre_migrate.connect(check_rollback_first, dispatch_uid="core.rollback")

@@ -48,7 +48,6 @@ from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 
-from core import content
 from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.models import ContentChange, ContentVersion
 from labsite.outages import outage_response
@@ -115,12 +114,10 @@ def _forget_move(connection):
         connection.run_on_commit = [h for h in connection.run_on_commit if h[1] is not _moved]
 
 
-def content_changed(sender=None, using=DEFAULT_DB_ALIAS, **kwargs):
-    """Signal receiver (and a call for writes that send no signal, such as bulk inserts):
-    the public pages are out of date. Moves the version in the change's own transaction,
+def content_changed(sender=None, using=DEFAULT_DB_ALIAS):
+    """What follows a change of content (core/changes.py), or a migrate: the public pages
+    are out of date. Moves the version in the change's own transaction,
     once however many rows the transaction changes, and once more when it has committed."""
-    if sender is not None and not content.is_content(sender):
-        return
     connection = connections[using]
     if connection.in_atomic_block:
         hooks = [hook for _savepoints, hook, _robust in connection.run_on_commit]

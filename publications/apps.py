@@ -12,6 +12,8 @@ class PublicationsConfig(AppConfig):
     # the papers as exports write them (rebuilt from the papers)
     holds_content = True
     transient_models = ("importbatch", "exportentry")
+    # core/changes.py: a change of what export entries are written from queues their rewrite
+    on_content_change = ("publications.tasks.papers_changed",)
     member_permissions = {
         "venue": ("add", "view"),
         "publication": ALL,
@@ -20,13 +22,10 @@ class PublicationsConfig(AppConfig):
     }
 
     def ready(self):
-        from core.bulk import rows_inserted
         from publications import models, tasks
 
         # A change to an author row or a venue is a change of its papers (`updated` moves).
         for signal in (post_save, post_delete):
             signal.connect(models.paper_changed, sender=models.Authorship, dispatch_uid="paper")
         post_save.connect(models.venue_changed, sender=models.Venue, dispatch_uid="venue-papers")
-        for name, signal in (("save", post_save), ("delete", post_delete), ("bulk", rows_inserted)):
-            signal.connect(tasks.papers_changed, dispatch_uid=f"publications-exports-{name}")
         post_migrate.connect(tasks.schema_changed, sender=self, dispatch_uid="publications-exports")

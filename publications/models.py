@@ -753,6 +753,9 @@ class ExportEntry(models.Model):
         Publication, on_delete=models.CASCADE, primary_key=True, related_name="export"
     )
     stamp = models.DateTimeField("written from the paper as of")
+    # What an entry is written from: a change of these queues the entries' rewrite
+    # (publications.tasks).
+    written_from = (Publication, Authorship, Venue)
     key = models.TextField("citation key")  # before a duplicate's a, b, …
     bib = models.TextField("BibTeX")
     ris = models.TextField("RIS")

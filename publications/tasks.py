@@ -6,9 +6,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django_tasks import task
 
 from publications import exports
-from publications.models import Authorship, ExportEntry, Publication, Venue
-
-WRITTEN_FROM = (Publication, Authorship, Venue)  # what an export entry is written from
+from publications.models import ExportEntry
 
 
 @task()
@@ -20,10 +18,11 @@ def _queue():
     store_exports.enqueue()
 
 
-def papers_changed(sender=None, using=DEFAULT_DB_ALIAS, **kwargs):
-    """Receiver of saves, deletes and bulk inserts: once the change commits, the worker
-    stores the entries it put out of date (queued once per transaction)."""
-    if sender not in WRITTEN_FROM:
+def papers_changed(sender, using=DEFAULT_DB_ALIAS):
+    """What follows a change of content (core/changes.py): once a change of what export
+    entries are written from commits, the worker stores the entries it put out of date
+    (queued once per transaction)."""
+    if sender not in ExportEntry.written_from:
         return
     connection = connections[using]
     if connection.in_atomic_block and any(h is _queue for _, h, _ in connection.run_on_commit):
