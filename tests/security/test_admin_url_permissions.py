@@ -60,6 +60,12 @@ def _owned(model, owner):
         return factories.PageFactory()
     if model == "menuitem":
         return factories.MenuItemFactory()
+    if model == "post":
+        return factories.PostAuthorFactory(person=owner).post
+    if model == "opening":
+        return factories.OpeningFactory()
+    if model == "theme":
+        return factories.ThemeFactory()
     if model == "candidate":
         record = {"label": "OpenAlex work W1", "title": "A harvested work", "date": "2024"}
         record["authors"] = [{"given": "O", "family": "Member"}]
@@ -88,7 +94,8 @@ def _owned(model, owner):
     raise AssertionError(model)
 
 
-CONTENT = {"person", "newsitem", "project", "publication", "talk", "award"}
+# what members write of their own (a post: one they are an author of)
+CONTENT = {"person", "newsitem", "project", "publication", "talk", "award", "post"}
 AXES = {"accessattempt", "accesslog", "accessfailurelog"}
 
 
@@ -158,8 +165,8 @@ def expected(name, model, target=None):
             "delete": ["denied"] * 4,
             "history": ["ok", "denied", "denied", "denied"],
         }
-    elif model in ("page", "menuitem"):
-        # the lab's own pages and its menu: lab admins only
+    elif model in ("page", "menuitem", "opening", "theme"):
+        # the lab's own pages, its menu, openings and research themes: lab admins only
         lab_admins = ["ok", "ok", "denied", "denied"]
         table = {
             "changelist": lab_admins,
