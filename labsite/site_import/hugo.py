@@ -135,10 +135,11 @@ def read(site: Site, owner_name: str = "") -> None:
         (("event", "events", "talk", "talks"), _event),
         (("project", "projects"), _project),
         (("news",), _news),
-        (("post", "posts", "blog"), _post),
     )
     for sections, read_one in readers:
         site.each(_fresh(site, _pages(content, *sections)), lambda path, r=read_one: r(site, path))
+    posts = _fresh(site, _pages(content, "post", "posts", "blog"), drafts=True)
+    site.each(posts, lambda path: _post(site, path))
     _own_pages(site, content)
 
 
@@ -189,9 +190,10 @@ def _content(site: Site, config: dict[str, Any]) -> Path:
     return chosen
 
 
-def _fresh(site: Site, paths: list[Path]) -> list[Path]:
+def _fresh(site: Site, paths: list[Path], *, drafts: bool = False) -> list[Path]:
     """The pages that are the site's own: the template's samples left in place, and pages
-    the site does not build (drafts, `_build: render: never`), are left out and named."""
+    the site does not build (drafts, `_build: render: never`), are left out and named;
+    with `drafts`, those the site does not build are kept (a post comes in unpublished)."""
     fresh = []
     for path in paths:
         if site.is_template(path):
@@ -202,7 +204,7 @@ def _fresh(site: Site, paths: list[Path]) -> list[Path]:
         except Unreadable:
             fresh.append(path)  # named when read
             continue
-        if is_hidden(front):
+        if is_hidden(front) and not drafts:
             site.leftovers.append(f"{site.name(path)}: a draft the site does not publish")
         else:
             fresh.append(path)
@@ -588,6 +590,13 @@ def _news(site: Site, path: Path) -> None:
 def _post(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
     name = site.name(path)
+    sample = site.template_post(plain(values.get("title")), body)
+    if sample == "post":
+        site.leftovers.append(f"{name}: the template's sample post, re-saved")
+        return
+    if sample == "text":
+        site.leftovers.append(f"{name}: its text, the template's sample's (the title comes in)")
+        body = ""
     date = date_of(values.get("date"))
     title = plain(values.get("title"))
     if date is None or not title:
@@ -601,5 +610,7 @@ def _post(site: Site, path: Path) -> None:
             summary=plain(values.get("summary")),
             authors=_names(site, values.get("authors")),
             tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
+            url=web_url(values.get("external_link")),
+            published=not is_hidden(values),
         )
     )
