@@ -69,6 +69,13 @@ LINK_FIELDS = {
 YEARS = re.compile(
     r"^\s*((?:19|20)\d{2})\s*(?:[-–—~至到]\s*((?:19|20)\d{2}|now|present|至今)?)?\s*$", re.I
 )
+# How the starters describe themselves ("A highly-customizable Hugo research group theme
+# powered by Wowchemy website builder."), which a site that never changed it still carries.
+STARTER_DESCRIPTION = re.compile(
+    r"powered by (?:wowchemy|hugo ?blox|academic)|highly[- ]customi[sz]able hugo|"
+    r"(?:the )?(?:hugo|wowchemy) (?:academic )?(?:resume|research group|cv) (?:theme|template)",
+    re.I,
+)
 # Sections read (people, papers, talks, projects, posts) or settings of the page layout.
 READ = {
     "authors", "publication", "publications", "event", "events", "talk", "talks", "project",
@@ -95,20 +102,7 @@ def _is_hugo(folder: Path) -> bool:
 def read(site: Site, owner_name: str = "") -> None:
     config = _config(site)
     content = _content(site, config)
-    site.title = plain(config.get("title"))
-    params = config.get("params") if isinstance(config.get("params"), dict) else {}
-    seo = (
-        params.get("marketing", {}).get("seo", {})
-        if isinstance(params.get("marketing"), dict)
-        else {}
-    )
-    site.tagline = plain(
-        (seo.get("description") if isinstance(seo, dict) else "")
-        or params.get("description")
-        or params.get("tagline")
-    )[:300]
-    if isinstance(seo, dict) and plain(seo.get("site_name")):
-        site.title = plain(seo["site_name"])
+    _site_name(site, config)
     authors = [
         p
         for p in sorted((site.root / "data" / "authors").glob("*"))
@@ -143,20 +137,69 @@ def read(site: Site, owner_name: str = "") -> None:
     _own_pages(site, content)
 
 
+def _mapping(value: Any, *keys: str) -> dict[str, Any]:
+    """The settings at `keys` below `value`, or {} where any of them is not a mapping."""
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _site_name(site: Site, config: dict[str, Any]) -> None:
+    """The site's name and one-line description: Hugo's `title` and `params.description`,
+    Wowchemy's `marketing.seo`, Hugo Blox's `hugoblox.identity`, each language's own in
+    languages.yaml (a Chinese one's as the lab's Chinese name); the starters' placeholder
+    name and description of themselves are left out, named."""
+    params = _mapping(config, "params")
+    seo, identity = _mapping(params, "marketing", "seo"), _mapping(params, "hugoblox", "identity")
+    site.title = plain(identity.get("name") or seo.get("site_name") or config.get("title"))
+    site.tagline = plain(
+        identity.get("tagline")
+        or identity.get("description")
+        or seo.get("description")
+        or params.get("description")
+        or params.get("tagline")
+    )[:300]
+    default = plain(config.get("defaultContentLanguage")).lower() or "en"
+    for code, language in _mapping(config, "languages").items():
+        if not isinstance(language, dict):
+            continue
+        title = plain(language.get("title"))
+        tagline = plain(_mapping(language, "params").get("description"))[:300]
+        if str(code).lower().startswith("zh"):
+            site.title_zh, site.tagline_zh = title, tagline
+        elif str(code).lower() == default:
+            site.title, site.tagline = title or site.title, tagline or site.tagline
+    if site.tagline_zh == site.title_zh:  # the name given again is no description
+        site.tagline_zh = ""
+    if re.fullmatch(r"your name", site.title, re.I):
+        site.leftovers.append(f"the site's name “{site.title}”: the starter's placeholder")
+        site.title = ""
+    for name in ("tagline", "tagline_zh"):
+        if STARTER_DESCRIPTION.search(getattr(site, name)):
+            site.leftovers.append(
+                f"the site's description “{getattr(site, name)}”: the starter's own"
+            )
+            setattr(site, name, "")
+
+
 def _config(site: Site) -> dict[str, Any]:
     """The site's configuration: config/_default/{config,hugo,params}.*, or one file."""
     config: dict[str, Any] = {}
     names = ["hugo.yaml", "hugo.toml", "config.yaml", "config.toml", "hugo.json", "config.json"]
     folder = site.root / "config" / "_default"
     paths = [site.root / n for n in names] + [folder / n for n in names]
-    paths += [folder / f"params.{suffix}" for suffix in ("yaml", "yml", "toml", "json")]
+    paths += [
+        folder / f"{stem}.{suffix}"
+        for stem in ("params", "languages")
+        for suffix in ("yaml", "yml", "toml", "json")
+    ]
 
     def read_one(path: Path) -> None:
         values = load_data(site, path)
         if not isinstance(values, dict):
             raise Unreadable(site.name(path), "not a set of settings")
-        if path.stem == "params":
-            config.setdefault("params", {}).update(values)
+        if path.stem in ("params", "languages"):
+            config.setdefault(path.stem, {}).update(values)
         else:
             for key, value in values.items():
                 if key == "params" and isinstance(value, dict):

@@ -138,6 +138,8 @@ class Site:
     root: Path
     title: str = ""  # the site's own name, its one-line description, and its about text
     tagline: str = ""
+    title_zh: str = ""  # the same in Chinese, where the site is in Chinese too
+    tagline_zh: str = ""
     about: str = ""
     people: list[SitePerson] = field(default_factory=list)
     news: list[SiteNews] = field(default_factory=list)

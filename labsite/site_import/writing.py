@@ -261,7 +261,12 @@ class _Writer:
         hold what a new lab starts with; an admin's own are never replaced."""
         settings, _ = LabSettings.objects.get_or_create(pk=1)
         default = LabSettings._meta.get_field("name_en").default
-        values = {"tagline_en": self.site.tagline[:300], "about_en": self.site.about}
+        values = {
+            "tagline_en": self.site.tagline[:300],
+            "about_en": self.site.about,
+            "name_zh_hans": self.site.title_zh[:200],
+            "tagline_zh_hans": self.site.tagline_zh[:300],
+        }
         named = self.site.title and settings.name_en in ("", default)
         if named:
             settings.name_en = self.site.title[:200]

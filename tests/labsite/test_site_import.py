@@ -724,3 +724,29 @@ def test_a_person_whose_name_is_longer_than_an_address_comes_in(tmp_path):
 
     assert "person: 1 new" in report
     assert len(Person.objects.get(name=name).slug) <= 50
+
+
+def test_the_sites_name_and_description_land_in_the_labs_settings_unless_the_starters():
+    """Real sites: SAMS Lab kept the starter's description of itself (named, left out);
+    Pingwen Zhang's site names itself in Chinese too (languages.yaml), which is the lab's
+    Chinese name; a name the lab admin already gave is never replaced."""
+    from lab.models import LabSettings
+
+    corpus = Path(__file__).parent / "data" / "corpus"
+
+    sams = _import(corpus / "hugo-samsgb-lab", "--apply")
+
+    lab = LabSettings.objects.get()
+    assert (lab.name_en, lab.tagline_en) == ("SAMS Lab", "")
+    assert "“A highly-customizable Hugo research group theme powered by Wowchemy" in sams
+    LabSettings.objects.update(name_en="Our Lab")  # as a new lab starts
+
+    _import(corpus / "hugo-pzhang-lab", "--apply")
+
+    lab = LabSettings.objects.get()
+    assert (lab.name_en, lab.name_zh_hans) == ("Pingwen Zhang", "张平文")
+    LabSettings.objects.update(name_en="Ocean Physics")  # the admin's own
+
+    _import(corpus / "hugo-zanna-lab", "--apply")
+
+    assert LabSettings.objects.get().name_en == "Ocean Physics"

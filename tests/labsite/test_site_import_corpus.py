@@ -8,7 +8,9 @@ template's own samples left out by their git blob ids), then read over by hand. 
 site's file names its `owner`, whose profile facts (`title`, `link`, `education`,
 `experience`, `award`) must land on that person. A `post` fact gives the post's title and
 date, and where the post names them its `authors` (a person's key written as their name) and
-`draft`: the lab's post must have that date, those authors, and be unpublished when a draft."""
+`draft`: the lab's post must have that date, those authors, and be unpublished when a draft.
+`lab_name` and `tagline` are the site's name and description (from _config.yml, Hugo's
+configuration), which land in the lab's settings, in English or Chinese."""
 
 import datetime
 import io
@@ -19,6 +21,7 @@ import pytest
 import yaml
 from django.core.management import call_command
 
+from lab.models import LabSettings
 from labsite.site_import.site import UNEXPECTED
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications.models import Publication
@@ -49,6 +52,11 @@ def _landed(fact, owner=None):
         return NewsItem.objects.count() >= value
     if kind == "post":
         return _post_landed(fact)
+    if kind in ("lab_name", "tagline"):
+        lab = LabSettings.objects.get()
+        field = {"lab_name": "name"}.get(kind, kind)
+        texts = (getattr(lab, f"{field}_en"), getattr(lab, f"{field}_zh_hans"))
+        return _key(value) in {_key(text) for text in texts}
     model, field = {
         "publication": (Publication, "title"),
         "project": (Project, "name_en"),
