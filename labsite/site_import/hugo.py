@@ -134,6 +134,10 @@ def read(site: Site, owner_name: str = "") -> None:
         site.each(_fresh(site, _pages(content, *sections)), lambda path, r=read_one: r(site, path))
     posts = _fresh(site, _pages(content, "post", "posts", "blog"), drafts=True)
     site.each(posts, lambda path: _post(site, path))
+    chinese = _chinese_content(site, content)
+    if chinese is not None:
+        posts = _fresh(site, _pages(chinese, "post", "posts", "blog"), drafts=True)
+        site.each(posts, lambda path: _chinese_post(site, chinese, content, path))
     _own_pages(site, content)
 
 
@@ -225,12 +229,51 @@ def _content(site: Site, config: dict[str, Any]) -> Path:
         return content
     chosen = folders.get(language) or folders.get("en") or sorted(folders.values())[0]
     for other in sorted(set(folders.values()) - {chosen}):
-        count = len(list(other.glob("**/*.md")))
+        every = [p.relative_to(other).as_posix() for p in other.glob("**/*.md")]
+        posts = sum(1 for name in every if POSTS.match(name))
+        chinese = other.name.lower().startswith("zh") and posts
+        read = f"; its {posts} posts come in, in Chinese" if chinese else ""
         site.no_home.append(
-            f"{site.name(other)}: {count} pages in another language (the site's "
-            f"{chosen.name} pages are read)"
+            f"{site.name(other)}: {len(every) - (posts if chinese else 0)} pages in another "
+            f"language (the site's {chosen.name} pages are read{read})"
         )
     return chosen
+
+
+POSTS = re.compile(r"^(?:post|posts|blog)/")
+
+
+def _chinese_content(site: Site, content: Path) -> Path | None:
+    """The Chinese content folder of a site in several languages (content/zh/), beside the
+    one read."""
+    if content.parent != site.root / "content":
+        return None
+    return next(
+        (
+            p
+            for p in sorted(content.parent.iterdir())
+            if p.is_dir() and p.name.lower() in ("zh", "zh-cn", "zh-hans", "zh_cn")
+        ),
+        None,
+    )
+
+
+def _chinese_post(site: Site, chinese: Path, content: Path, path: Path) -> None:
+    """A post of the site's Chinese pages: the translation of the post at the same place in
+    the default language's pages (Hugo pairs them so), else a post in Chinese only."""
+    count = len(site.posts)
+    _post(site, path)
+    if len(site.posts) == count:  # a sample of the template, left out
+        return
+    post = site.posts.pop()
+    post.title_zh, post.summary_zh, post.body_zh = post.title, post.summary, post.body
+    twin = site.name(content / path.relative_to(chinese))
+    found = next((p for p in site.posts if p.source == twin), None)
+    if found is not None:
+        found.title_zh, found.summary_zh, found.body_zh = post.title, post.summary, post.body
+    else:
+        post.title = post.summary = post.body = ""
+        site.posts.append(post)
 
 
 def _fresh(site: Site, paths: list[Path], *, drafts: bool = False) -> list[Path]:
@@ -640,7 +683,8 @@ def _post(site: Site, path: Path) -> None:
     if sample == "text":
         site.leftovers.append(f"{name}: its text, the template's sample's (the title comes in)")
         body = ""
-    date = date_of(values.get("date"))
+    # as Hugo dates a page by default: `date`, else `publishDate`, else `lastmod`
+    date = date_of(values.get("date") or values.get("publishDate") or values.get("lastmod"))
     title = plain(values.get("title"))
     if date is None or not title:
         raise Unreadable(name, f"the post has no {'date' if date is None else 'title'}")

@@ -109,6 +109,9 @@ class SitePost:
     tags: list[str] = field(default_factory=list)
     url: str = ""  # where the post really is, when the site only links to it
     published: bool = True  # False for a draft (Hugo's `draft: true`, Jekyll's _drafts)
+    title_zh: str = ""  # the post in Chinese: its translation, or the post itself when the
+    summary_zh: str = ""  # site wrote it in Chinese only (then `title` is "")
+    body_zh: str = ""
 
 
 @dataclass

@@ -439,23 +439,27 @@ class _Writer:
         """A post of the site's blog as the lab's post, by its authors where the site names
         them (else by the owner of a one-person site); a draft comes in unpublished. Found
         again by its title and date."""
-        title = source.title[:200]
+        title = source.title[:200] or source.title_zh[:200]  # a post in Chinese only
+        language = "en" if source.title else "zh_hans"
         date = source.date.first_day()
         if source.date.precision != "day":
             self.report.notes.append(
                 f"{source.source}: the post is dated {source.date} only; it is given {date}"
             )
-        body = source.body
+        body = source.body if source.title else source.body_zh
         if source.url and source.url not in body:  # the site only links to the post
             body = "\n\n".join(filter(None, [body, f"[{title}]({source.url})"]))
         row = self._row(
             Post,
-            {"title_en": title, "date": date},
+            {f"title_{language}": title, "date": date},
             title,
             kind="post",
             extra={
                 "summary_en": source.summary[:300],
-                "body_en": body,
+                "body_en": body if source.title else "",
+                "title_zh_hans": source.title_zh[:200] if source.title else "",
+                "summary_zh_hans": source.summary_zh[:300],
+                "body_zh_hans": source.body_zh if source.title else body,
                 "is_published": source.published,
             },
         )

@@ -750,3 +750,38 @@ def test_the_sites_name_and_description_land_in_the_labs_settings_unless_the_sta
     _import(corpus / "hugo-zanna-lab", "--apply")
 
     assert LabSettings.objects.get().name_en == "Ocean Physics"
+
+
+def test_a_sites_chinese_posts_come_in_as_the_translation_or_in_chinese_only(tmp_path):
+    """A Hugo site in two languages: a post under content/zh/ at the same place as one under
+    content/en/ is its Chinese (Hugo pairs them so); one only in Chinese comes in Chinese
+    only, dated by `publishDate` when it has no `date`, as Hugo dates it."""
+    _write(tmp_path, "config/_default/hugo.yaml", "title: A lab\n")
+    _write(tmp_path, "config/_default/languages.yaml", "en: {}\nzh: {title: 一个实验室}\n")
+    _write(tmp_path, "content/en/authors/admin/_index.md", "---\ntitle: Ada Lovelace\n---\n")
+    _write(
+        tmp_path,
+        "content/en/post/launch/index.md",
+        "---\ntitle: The lab opens\ndate: 2024-02-01\n---\nWe open today.\n",
+    )
+    _write(
+        tmp_path,
+        "content/zh/post/launch/index.md",
+        "---\ntitle: 实验室成立\ndate: 2024-02-01\n---\n我们今天成立。\n",
+    )
+    _write(
+        tmp_path,
+        "content/zh/post/interview/index.md",
+        "---\ntitle: 专访\npublishDate: '2024-03-05T00:00:00Z'\n---\n访谈全文。\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    launch = Post.objects.get(title_en="The lab opens")
+    assert (launch.title_zh_hans, launch.body_zh_hans) == ("实验室成立", "我们今天成立。")
+    interview = Post.objects.get(title_zh_hans="专访")
+    assert (interview.title_en, interview.body_zh_hans) == ("", "访谈全文。")
+    assert interview.date.isoformat() == "2024-03-05"
+    assert Post.objects.count() == 2
+    assert "its 2 posts come in, in Chinese" in report
+    assert "Imported: 0 rows new or updated." in _import(tmp_path, "--apply")

@@ -6,9 +6,10 @@ Each `<site>.facts.yaml` was written from the site's files by a reader that is n
 importer (front matter split by regex and read by PyYAML, BibTeX by bibtexparser, the
 template's own samples left out by their git blob ids), then read over by hand. A personal
 site's file names its `owner`, whose profile facts (`title`, `link`, `education`,
-`experience`, `award`) must land on that person. A `post` fact gives the post's title and
-date, and where the post names them its `authors` (a person's key written as their name) and
-`draft`: the lab's post must have that date, those authors, and be unpublished when a draft.
+`experience`, `award`) must land on that person. A `post` fact gives the post's title (in
+English, or in Chinese for a post only the site's Chinese pages hold) and date, and where
+the post names them its `authors` (a person's key written as their name) and `draft`: the
+lab's post must have that date, those authors, and be unpublished when a draft.
 `lab_name` and `tagline` are the site's name and description (from _config.yml, Hugo's
 configuration), which land in the lab's settings, in English or Chinese."""
 
@@ -68,7 +69,7 @@ def _landed(fact, owner=None):
 def _post_landed(fact):
     date = datetime.date.fromisoformat(str(fact["date"]))
     for post in Post.objects.filter(date=date).prefetch_related("authors__person"):
-        if _key(post.title_en) == _key(fact["post"]):
+        if _key(fact["post"]) in (_key(post.title_en), _key(post.title_zh_hans)):
             authors = [author.person.name for author in post.authors.all()]
             return authors == fact.get("authors", authors) and post.is_published != bool(
                 fact.get("draft")
