@@ -125,6 +125,7 @@ def read(site: Site, owner_name: str = "") -> None:
     _collection(site, "_news", hidden="news" in hidden, read_one=_news_item)
     _collection(site, "_projects", hidden="projects" in hidden, read_one=_project)
     _collection(site, "_posts", hidden="posts" in hidden, read_one=_post)
+    _collection(site, "_drafts", hidden="posts" in hidden, read_one=_draft)
     _collection(site, "_teachings", hidden="teaching" in hidden, read_one=_course)
     for path in sorted((site.root / "_bibliography").glob("*.bib")):
         if site.is_template(path):
@@ -635,9 +636,8 @@ def _lab_owner(site: Site, owner: SitePerson) -> None:
 def _collection(site: Site, folder: str, *, hidden: bool, read_one: Any) -> None:
     paths = sorted(p for p in (site.root / folder).glob("*") if p.suffix in (".md", ".html"))
     if hidden and paths:
-        page = {"_news": "news.md", "_projects": "projects.md", "_posts": "blog.md"}.get(
-            folder, "teaching.md"
-        )
+        pages = {"_news": "news.md", "_projects": "projects.md", "_posts": "blog.md"}
+        page = pages.get(folder, "blog.md" if folder == "_drafts" else "teaching.md")
         site.leftovers.append(
             f"{folder}: {len(paths)} items the site hides from its menu (_pages/{page} has "
             "nav: false)"
@@ -688,13 +688,23 @@ def _project(site: Site, path: Path) -> None:
         site.no_home.append(f"{name}: its image {front['img']} (projects have no image)")
 
 
-def _post(site: Site, path: Path) -> None:
+def _post(site: Site, path: Path, *, draft: bool = False) -> None:
+    """A post of _posts (`2024-05-01-title.md`, or .html), or of _drafts, which Jekyll does
+    not publish, as it does not a post with `published: false`."""
     front, body = front_matter(site, path)
     name = site.name(path)
+    sample = site.template_post(plain(front.get("title")), body)
+    if sample == "post":
+        site.leftovers.append(f"{name}: the template's sample post, re-saved")
+        return
+    if sample == "text":
+        site.leftovers.append(f"{name}: its text, the template's sample's (the title comes in)")
+        body = ""
     date = date_of(front.get("date")) or date_of(path.name[:10])
     title = plain(front.get("title"))
     if not title or date is None:
         raise Unreadable(name, f"the post has no {'title' if not title else 'date'}")
+    authors = front.get("author") or front.get("authors")
     site.posts.append(
         SitePost(
             title=title,
@@ -702,10 +712,16 @@ def _post(site: Site, path: Path) -> None:
             body=clean_markdown(body),
             source=name,
             summary=plain(front.get("description")),
+            authors=[authors] if isinstance(authors, str) else _words(authors),
             tags=_words(front.get("tags")) + _words(front.get("categories")),
             url=web_url(front.get("redirect") or front.get("external_source")),
+            published=not draft and front.get("published") is not False,
         )
     )
+
+
+def _draft(site: Site, path: Path) -> None:
+    _post(site, path, draft=True)
 
 
 def _words(value: Any) -> list[str]:

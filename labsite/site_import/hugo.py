@@ -69,6 +69,13 @@ LINK_FIELDS = {
 YEARS = re.compile(
     r"^\s*((?:19|20)\d{2})\s*(?:[-–—~至到]\s*((?:19|20)\d{2}|now|present|至今)?)?\s*$", re.I
 )
+# How the starters describe themselves ("A highly-customizable Hugo research group theme
+# powered by Wowchemy website builder."), which a site that never changed it still carries.
+STARTER_DESCRIPTION = re.compile(
+    r"powered by (?:wowchemy|hugo ?blox|academic)|highly[- ]customi[sz]able hugo|"
+    r"(?:the )?(?:hugo|wowchemy) (?:academic )?(?:resume|research group|cv) (?:theme|template)",
+    re.I,
+)
 # Sections read (people, papers, talks, projects, posts) or settings of the page layout.
 READ = {
     "authors", "publication", "publications", "event", "events", "talk", "talks", "project",
@@ -95,20 +102,7 @@ def _is_hugo(folder: Path) -> bool:
 def read(site: Site, owner_name: str = "") -> None:
     config = _config(site)
     content = _content(site, config)
-    site.title = plain(config.get("title"))
-    params = config.get("params") if isinstance(config.get("params"), dict) else {}
-    seo = (
-        params.get("marketing", {}).get("seo", {})
-        if isinstance(params.get("marketing"), dict)
-        else {}
-    )
-    site.tagline = plain(
-        (seo.get("description") if isinstance(seo, dict) else "")
-        or params.get("description")
-        or params.get("tagline")
-    )[:300]
-    if isinstance(seo, dict) and plain(seo.get("site_name")):
-        site.title = plain(seo["site_name"])
+    _site_name(site, config)
     authors = [
         p
         for p in sorted((site.root / "data" / "authors").glob("*"))
@@ -135,11 +129,61 @@ def read(site: Site, owner_name: str = "") -> None:
         (("event", "events", "talk", "talks"), _event),
         (("project", "projects"), _project),
         (("news",), _news),
-        (("post", "posts", "blog"), _post),
     )
     for sections, read_one in readers:
         site.each(_fresh(site, _pages(content, *sections)), lambda path, r=read_one: r(site, path))
+    posts = _fresh(site, _pages(content, "post", "posts", "blog"), drafts=True)
+    site.each(posts, lambda path: _post(site, path))
+    chinese = _chinese_content(site, content)
+    if chinese is not None:
+        posts = _fresh(site, _pages(chinese, "post", "posts", "blog"), drafts=True)
+        site.each(posts, lambda path: _chinese_post(site, chinese, content, path))
     _own_pages(site, content)
+
+
+def _mapping(value: Any, *keys: str) -> dict[str, Any]:
+    """The settings at `keys` below `value`, or {} where any of them is not a mapping."""
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _site_name(site: Site, config: dict[str, Any]) -> None:
+    """The site's name and one-line description: Hugo's `title` and `params.description`,
+    Wowchemy's `marketing.seo`, Hugo Blox's `hugoblox.identity`, each language's own in
+    languages.yaml (a Chinese one's as the lab's Chinese name); the starters' placeholder
+    name and description of themselves are left out, named."""
+    params = _mapping(config, "params")
+    seo, identity = _mapping(params, "marketing", "seo"), _mapping(params, "hugoblox", "identity")
+    site.title = plain(identity.get("name") or seo.get("site_name") or config.get("title"))
+    site.tagline = plain(
+        identity.get("tagline")
+        or identity.get("description")
+        or seo.get("description")
+        or params.get("description")
+        or params.get("tagline")
+    )[:300]
+    default = plain(config.get("defaultContentLanguage")).lower() or "en"
+    for code, language in _mapping(config, "languages").items():
+        if not isinstance(language, dict):
+            continue
+        title = plain(language.get("title"))
+        tagline = plain(_mapping(language, "params").get("description"))[:300]
+        if str(code).lower().startswith("zh"):
+            site.title_zh, site.tagline_zh = title, tagline
+        elif str(code).lower() == default:
+            site.title, site.tagline = title or site.title, tagline or site.tagline
+    if site.tagline_zh == site.title_zh:  # the name given again is no description
+        site.tagline_zh = ""
+    if re.fullmatch(r"your name", site.title, re.I):
+        site.leftovers.append(f"the site's name “{site.title}”: the starter's placeholder")
+        site.title = ""
+    for name in ("tagline", "tagline_zh"):
+        if STARTER_DESCRIPTION.search(getattr(site, name)):
+            site.leftovers.append(
+                f"the site's description “{getattr(site, name)}”: the starter's own"
+            )
+            setattr(site, name, "")
 
 
 def _config(site: Site) -> dict[str, Any]:
@@ -148,14 +192,18 @@ def _config(site: Site) -> dict[str, Any]:
     names = ["hugo.yaml", "hugo.toml", "config.yaml", "config.toml", "hugo.json", "config.json"]
     folder = site.root / "config" / "_default"
     paths = [site.root / n for n in names] + [folder / n for n in names]
-    paths += [folder / f"params.{suffix}" for suffix in ("yaml", "yml", "toml", "json")]
+    paths += [
+        folder / f"{stem}.{suffix}"
+        for stem in ("params", "languages")
+        for suffix in ("yaml", "yml", "toml", "json")
+    ]
 
     def read_one(path: Path) -> None:
         values = load_data(site, path)
         if not isinstance(values, dict):
             raise Unreadable(site.name(path), "not a set of settings")
-        if path.stem == "params":
-            config.setdefault("params", {}).update(values)
+        if path.stem in ("params", "languages"):
+            config.setdefault(path.stem, {}).update(values)
         else:
             for key, value in values.items():
                 if key == "params" and isinstance(value, dict):
@@ -181,17 +229,57 @@ def _content(site: Site, config: dict[str, Any]) -> Path:
         return content
     chosen = folders.get(language) or folders.get("en") or sorted(folders.values())[0]
     for other in sorted(set(folders.values()) - {chosen}):
-        count = len(list(other.glob("**/*.md")))
+        every = [p.relative_to(other).as_posix() for p in other.glob("**/*.md")]
+        posts = sum(1 for name in every if POSTS.match(name))
+        chinese = other.name.lower().startswith("zh") and posts
+        read = f"; its {posts} posts come in, in Chinese" if chinese else ""
         site.no_home.append(
-            f"{site.name(other)}: {count} pages in another language (the site's "
-            f"{chosen.name} pages are read)"
+            f"{site.name(other)}: {len(every) - (posts if chinese else 0)} pages in another "
+            f"language (the site's {chosen.name} pages are read{read})"
         )
     return chosen
 
 
-def _fresh(site: Site, paths: list[Path]) -> list[Path]:
+POSTS = re.compile(r"^(?:post|posts|blog)/")
+
+
+def _chinese_content(site: Site, content: Path) -> Path | None:
+    """The Chinese content folder of a site in several languages (content/zh/), beside the
+    one read."""
+    if content.parent != site.root / "content":
+        return None
+    return next(
+        (
+            p
+            for p in sorted(content.parent.iterdir())
+            if p.is_dir() and p.name.lower() in ("zh", "zh-cn", "zh-hans", "zh_cn")
+        ),
+        None,
+    )
+
+
+def _chinese_post(site: Site, chinese: Path, content: Path, path: Path) -> None:
+    """A post of the site's Chinese pages: the translation of the post at the same place in
+    the default language's pages (Hugo pairs them so), else a post in Chinese only."""
+    count = len(site.posts)
+    _post(site, path)
+    if len(site.posts) == count:  # a sample of the template, left out
+        return
+    post = site.posts.pop()
+    post.title_zh, post.summary_zh, post.body_zh = post.title, post.summary, post.body
+    twin = site.name(content / path.relative_to(chinese))
+    found = next((p for p in site.posts if p.source == twin), None)
+    if found is not None:
+        found.title_zh, found.summary_zh, found.body_zh = post.title, post.summary, post.body
+    else:
+        post.title = post.summary = post.body = ""
+        site.posts.append(post)
+
+
+def _fresh(site: Site, paths: list[Path], *, drafts: bool = False) -> list[Path]:
     """The pages that are the site's own: the template's samples left in place, and pages
-    the site does not build (drafts, `_build: render: never`), are left out and named."""
+    the site does not build (drafts, `_build: render: never`), are left out and named;
+    with `drafts`, those the site does not build are kept (a post comes in unpublished)."""
     fresh = []
     for path in paths:
         if site.is_template(path):
@@ -202,7 +290,7 @@ def _fresh(site: Site, paths: list[Path]) -> list[Path]:
         except Unreadable:
             fresh.append(path)  # named when read
             continue
-        if is_hidden(front):
+        if is_hidden(front) and not drafts:
             site.leftovers.append(f"{site.name(path)}: a draft the site does not publish")
         else:
             fresh.append(path)
@@ -588,7 +676,15 @@ def _news(site: Site, path: Path) -> None:
 def _post(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
     name = site.name(path)
-    date = date_of(values.get("date"))
+    sample = site.template_post(plain(values.get("title")), body)
+    if sample == "post":
+        site.leftovers.append(f"{name}: the template's sample post, re-saved")
+        return
+    if sample == "text":
+        site.leftovers.append(f"{name}: its text, the template's sample's (the title comes in)")
+        body = ""
+    # as Hugo dates a page by default: `date`, else `publishDate`, else `lastmod`
+    date = date_of(values.get("date") or values.get("publishDate") or values.get("lastmod"))
     title = plain(values.get("title"))
     if date is None or not title:
         raise Unreadable(name, f"the post has no {'date' if date is None else 'title'}")
@@ -601,5 +697,7 @@ def _post(site: Site, path: Path) -> None:
             summary=plain(values.get("summary")),
             authors=_names(site, values.get("authors")),
             tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
+            url=web_url(values.get("external_link")),
+            published=not is_hidden(values),
         )
     )

@@ -107,7 +107,11 @@ class SitePost:
     summary: str = ""
     authors: list[str] = field(default_factory=list)  # person keys or printed names
     tags: list[str] = field(default_factory=list)
-    url: str = ""
+    url: str = ""  # where the post really is, when the site only links to it
+    published: bool = True  # False for a draft (Hugo's `draft: true`, Jekyll's _drafts)
+    title_zh: str = ""  # the post in Chinese: its translation, or the post itself when the
+    summary_zh: str = ""  # site wrote it in Chinese only (then `title` is "")
+    body_zh: str = ""
 
 
 @dataclass
@@ -137,14 +141,15 @@ class Site:
     root: Path
     title: str = ""  # the site's own name, its one-line description, and its about text
     tagline: str = ""
+    title_zh: str = ""  # the same in Chinese, where the site is in Chinese too
+    tagline_zh: str = ""
     about: str = ""
     people: list[SitePerson] = field(default_factory=list)
     news: list[SiteNews] = field(default_factory=list)
     projects: list[SiteProject] = field(default_factory=list)
     talks: list[SiteTalk] = field(default_factory=list)
     records: list[Record] = field(default_factory=list)  # publications, as the importer reads
-    # Read whole, for the lab's own pages, posts and teaching (issue 39), which have no home
-    # on this version yet: the report names them.
+    # The lab's own pages and posts; teaching has no home yet: the report names it.
     pages: list[SitePage] = field(default_factory=list)
     posts: list[SitePost] = field(default_factory=list)
     courses: list[SiteCourse] = field(default_factory=list)
@@ -168,6 +173,16 @@ class Site:
         """Whether `path` is, byte for byte, a file of the generator's template (any version):
         a sample the site's owner never replaced."""
         return git_blob_id(path.read_bytes()) in _template_files()
+
+    def template_post(self, title: str, body: str) -> str:
+        """How much of a post is one of the generator's sample posts, whatever its front
+        matter says (a site that re-saved the sample with its own quoting or authors):
+        "post" when its title is a sample's, "text" when only its text is (a lab that gave
+        the sample its own title), else ""."""
+        if title_fingerprint(title) in _template_posts():
+            return "post"
+        fingerprint = text_fingerprint(body)
+        return "text" if fingerprint and fingerprint in _template_posts() else ""
 
     def leftover(self, path: Path, what: str) -> None:
         self.leftovers.append(f"{self.name(path)}: {what}, identical to the template's")
@@ -196,6 +211,29 @@ def git_blob_id(data: bytes) -> str:
 @functools.cache
 def _template_files() -> frozenset[str]:
     text = (Path(__file__).parent / "data" / "template_files.txt").read_text()
+    return frozenset(line for line in text.split() if not line.startswith("#") and len(line) == 40)
+
+
+MIN_FINGERPRINTED = 200  # a text shorter than this could be anyone's; it is never a sample's
+
+
+def text_fingerprint(body: str) -> str:
+    """A post's text, as read and with its spacing evened out, hashed: the same for the
+    template's sample however its front matter was re-saved; "" for a short text."""
+    words = " ".join(clean_markdown(body).split())
+    if len(words) < MIN_FINGERPRINTED:
+        return ""
+    return hashlib.sha1(words.encode(), usedforsecurity=False).hexdigest()
+
+
+def title_fingerprint(title: str) -> str:
+    words = " ".join(plain(title).casefold().split())
+    return hashlib.sha1(f"title:{words}".encode(), usedforsecurity=False).hexdigest()
+
+
+@functools.cache
+def _template_posts() -> frozenset[str]:
+    text = (Path(__file__).parent / "data" / "template_posts.txt").read_text()
     return frozenset(line for line in text.split() if not line.startswith("#") and len(line) == 40)
 
 

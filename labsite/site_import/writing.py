@@ -23,13 +23,13 @@ from core.slugs import unique_slug
 from lab.models import LabSettings, MemberRole
 from labsite.site_import import alfolio, hugo
 from labsite.site_import.groups import GroupMapping, mappings
-from labsite.site_import.site import Site, SitePerson, SiteProblem
+from labsite.site_import.site import Site, SitePerson, SitePost, SiteProblem
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications import importing
 from publications.importing import AuthorRecord
 from publications.importing.matching import PeopleIndex
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import MenuItem, Page
+from website.models import MenuItem, Page, Post, PostAuthor
 
 MAX_ZIP_MEMBERS = 5000
 MAX_ZIP_BYTES = 500 * 1024 * 1024  # unpacked
@@ -152,13 +152,9 @@ def import_site(
 
 
 def _unhomed(site: Site) -> list[str]:
-    """What the site holds for the lab's posts and teaching, read whole but with no home in
-    labsite yet, and the lab's own accounts, named."""
+    """What the site holds for the lab's teaching, read whole but with no home in labsite
+    yet, and the lab's own accounts, named."""
     notes = []
-    if site.posts:
-        where = ", ".join(post.source for post in site.posts[:3])
-        more = f" and {len(site.posts) - 3} more" if len(site.posts) > 3 else ""
-        notes.append(f"{len(site.posts)} blog posts ({where}{more}; the lab's posts)")
     if site.courses:
         notes.append(
             f"{len(site.courses)} courses taught ({site.courses[0].source}; the lab's teaching)"
@@ -205,6 +201,8 @@ class _Writer:
             self._talk(talk)
         self._publications()
         self._pages()
+        for post in self.site.posts:
+            self._post(post, lone)
 
     # One row
 
@@ -263,7 +261,12 @@ class _Writer:
         hold what a new lab starts with; an admin's own are never replaced."""
         settings, _ = LabSettings.objects.get_or_create(pk=1)
         default = LabSettings._meta.get_field("name_en").default
-        values = {"tagline_en": self.site.tagline[:300], "about_en": self.site.about}
+        values = {
+            "tagline_en": self.site.tagline[:300],
+            "about_en": self.site.about,
+            "name_zh_hans": self.site.title_zh[:200],
+            "tagline_zh_hans": self.site.tagline_zh[:300],
+        }
         named = self.site.title and settings.name_en in ("", default)
         if named:
             settings.name_en = self.site.title[:200]
@@ -431,6 +434,65 @@ class _Writer:
             if source.in_menu and source.order is not None:
                 position = 60 + min(max(source.order, 0), 900)
                 MenuItem.objects.create(page=page, position=position)
+
+    def _post(self, source: SitePost, owner: Person | None) -> None:
+        """A post of the site's blog as the lab's post, by its authors where the site names
+        them (else by the owner of a one-person site); a draft comes in unpublished. Found
+        again by its title and date."""
+        title = source.title[:200] or source.title_zh[:200]  # a post in Chinese only
+        language = "en" if source.title else "zh_hans"
+        date = source.date.first_day()
+        if source.date.precision != "day":
+            self.report.notes.append(
+                f"{source.source}: the post is dated {source.date} only; it is given {date}"
+            )
+        body = source.body if source.title else source.body_zh
+        if source.url and source.url not in body:  # the site only links to the post
+            body = "\n\n".join(filter(None, [body, f"[{title}]({source.url})"]))
+        row = self._row(
+            Post,
+            {f"title_{language}": title, "date": date},
+            title,
+            kind="post",
+            extra={
+                "summary_en": source.summary[:300],
+                "body_en": body if source.title else "",
+                "title_zh_hans": source.title_zh[:200] if source.title else "",
+                "summary_zh_hans": source.summary_zh[:300],
+                "body_zh_hans": source.body_zh if source.title else body,
+                "is_published": source.published,
+            },
+        )
+        if not isinstance(row, Post) or row.authors.exists():
+            return
+        authors, unknown = self._authors(source.authors)
+        if not source.authors and owner is not None:
+            authors = [owner]
+        for position, person in enumerate(authors, start=1):
+            PostAuthor.objects.create(post=row, person=person, position=position)
+        if unknown:
+            self.report.notes.append(
+                f"{source.source}: the post's authors {', '.join(unknown)} (not people of the "
+                "site; a post's authors are the lab's people)"
+            )
+
+    def _authors(self, printed: list[str]) -> tuple[list[Person], list[str]]:
+        """The lab's people that `printed` names (by key, name or a name variant), each once,
+        and the names that are none of the site's people."""
+        people: dict[str, Person] = {}
+        for source in self.site.people:
+            if source.key in self.people:
+                for name in (source.key, source.name, *source.name_variants):
+                    people.setdefault(name.casefold(), self.people[source.key])
+        found: list[Person] = []
+        unknown: list[str] = []
+        for name in printed:
+            person = people.get(name.strip().casefold())
+            if person is None:
+                unknown.append(name)
+            elif person not in found:
+                found.append(person)
+        return found, unknown
 
     # Talks and publications
 

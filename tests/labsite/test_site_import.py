@@ -24,7 +24,7 @@ from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications.models import Authorship, Publication
 from talks.models import Award, Talk
 from tests import factories
-from website.models import Page
+from website.models import Page, Post
 
 pytestmark = pytest.mark.django_db
 SITES = Path(__file__).parent / "data" / "sites"
@@ -117,7 +117,7 @@ EXPECTED = {
         "education": 3,  # Zanna's courses
         "experience": 0,
         "awards": 0,
-        "news": 0,  # its one post is a post (named: the lab's posts have no home yet)
+        "news": 0,  # its one post is one of the lab's posts
         "projects": 1,
         "talks": 0,
         "publications": 0,
@@ -540,16 +540,109 @@ def test_a_bad_upload_says_why_and_members_cannot_import_sites(
 
 def test_what_is_not_read_is_named_in_the_preview(tmp_path):
     site = _own_copy("alfolio-template", tmp_path)
-    (site / "_posts").mkdir()
-    (site / "_posts/2024-05-01-hello.md").write_text("---\ntitle: Hello\n---\nA post.\n")
+    _write(site, "_teachings/cs101.md", "---\ntitle: CS 101\nyear: 2024\n---\nIntro.\n")
     (site / "_pages/teaching.md").write_text("---\ntitle: teaching\n---\nI teach CS 101.\n")
     (site / "_pages/publications.md").write_text("---\nlayout: page\n---\n")  # no text of its own
 
     preview = _import(site)
 
-    assert "1 blog posts (_posts/2024-05-01-hello.md; the lab's posts)" in preview
+    assert "1 courses taught (_teachings/cs101.md; the lab's teaching)" in preview
     assert "page: 1 new" in preview  # teaching.md; the page is written (and rolled back)
     assert "_pages/publications.md" not in preview
+
+
+def test_an_al_folio_sites_posts_land_as_its_owners_and_its_drafts_unpublished(client, tmp_path):
+    """A one-person site's posts are its owner's; Jekyll publishes neither _drafts nor a post
+    with `published: false`, so they come in as drafts; a post that only links elsewhere
+    (`redirect`) keeps the link."""
+    site = _own_copy("alfolio-template", tmp_path)
+    _write(
+        site,
+        "_posts/2024-05-01-field-season.md",
+        "---\nlayout: post\ntitle: Field season on the glacier\ndescription: Six weeks on "
+        "the ice.\ntags: fieldwork\n---\nWe drilled **three** cores.\n\n{% include figure "
+        'path="a.jpg" %}\n',
+    )
+    _write(
+        site,
+        "_posts/2024-06-01-hidden.html",
+        "---\ntitle: Not yet\npublished: false\n---\n<p>Soon.</p>\n",
+    )
+    _write(site, "_drafts/notes.md", "---\ntitle: Half written\ndate: 2024-07-01\n---\nNotes.\n")
+    _write(
+        site,
+        "_posts/2024-08-01-elsewhere.md",
+        "---\ntitle: Our piece in The Conversation\nredirect: https://theconversation.com/x\n---\n",
+    )
+
+    report = _import(site, "--apply")
+
+    owner = Person.objects.get()
+    posts = {p.title_en: p for p in Post.objects.all()}
+    assert set(posts) == {
+        "Field season on the glacier",
+        "Not yet",
+        "Half written",
+        "Our piece in The Conversation",
+    }
+    season = posts["Field season on the glacier"]
+    assert (season.date.isoformat(), season.summary_en) == ("2024-05-01", "Six weeks on the ice.")
+    assert season.body_en == "We drilled **three** cores."  # no Liquid left
+    assert [a.person for a in season.authors.all()] == [owner]
+    assert not posts["Not yet"].is_published and not posts["Half written"].is_published
+    assert "https://theconversation.com/x" in posts["Our piece in The Conversation"].body_en
+    listing = client.get("/posts/").content.decode()
+    assert "Field season on the glacier" in listing and "Half written" not in listing
+    assert "three" in client.get(season.get_absolute_url()).content.decode()
+    assert "blog posts" not in report  # no longer named as having no home
+    assert "Imported: 0 rows new or updated." in _import(site, "--apply")
+
+
+def test_a_lab_sites_posts_are_by_the_people_they_name(tmp_path):
+    """A Hugo lab site's post names its authors by their keys or names: those people are its
+    authors, in order; a name of no one at the lab is named; a post naming nobody has no
+    author (the lab wrote it); a draft comes in unpublished."""
+    site = _lab_site(tmp_path / "lab")
+    _write(
+        site,
+        "content/post/cruise/index.md",
+        "---\ntitle: Back from the cruise\ndate: 2024-03-02\nauthors: [phd, Ada Lovelace, "
+        "Zed Stranger]\nsummary: Two weeks at sea.\n---\nThe CTD worked.\n",
+    )
+    _write(
+        site, "content/post/news.md", "---\ntitle: New lab website\ndate: 2024-01-05\n---\nHello.\n"
+    )
+    _write(
+        site,
+        "content/blog/plans/index.md",
+        "---\ntitle: Plans\ndate: 2024-09-01\ndraft: true\n---\nNext year.\n",
+    )
+
+    report = _import(site, "--apply")
+
+    cruise = Post.objects.get(title_en="Back from the cruise")
+    assert [a.person.name for a in cruise.authors.all()] == ["Bo Chen", "Ada Lovelace"]
+    assert cruise.summary_en == "Two weeks at sea." and cruise.is_published
+    assert "the post's authors Zed Stranger (not people of the site" in report
+    assert not Post.objects.get(title_en="New lab website").authors.exists()
+    assert not Post.objects.get(title_en="Plans").is_published
+    assert "Imported: 0 rows new or updated." in _import(site, "--apply")
+
+
+def test_the_templates_sample_posts_are_left_out_even_when_re_saved():
+    """Real sites: 1zb re-saved Wowchemy's “Welcome to Wowchemy” sample with its own YAML
+    quoting (not byte for byte the template's); samsgb-lab gave the sample its own title and
+    kept the sample's text: the title comes in, the sample's text does not."""
+    corpus = Path(__file__).parent / "data" / "corpus"
+
+    resaved = _import(corpus / "hugo-1zb", "--apply")
+    retitled = _import(corpus / "hugo-samsgb-lab", "--apply")
+
+    assert "content/post/getting-started/index.md: the template's sample post" in resaved
+    assert not Post.objects.filter(title_en__startswith="Welcome to Wowchemy").exists()
+    launched = Post.objects.get(title_en="The SAMS Research Group is officially launched!")
+    assert launched.body_en == ""
+    assert "its text, the template's sample's (the title comes in)" in retitled
 
 
 def test_an_unconfirmed_upload_is_deleted_a_day_on(lab_admin_client, tmp_path):
@@ -631,3 +724,64 @@ def test_a_person_whose_name_is_longer_than_an_address_comes_in(tmp_path):
 
     assert "person: 1 new" in report
     assert len(Person.objects.get(name=name).slug) <= 50
+
+
+def test_the_sites_name_and_description_land_in_the_labs_settings_unless_the_starters():
+    """Real sites: SAMS Lab kept the starter's description of itself (named, left out);
+    Pingwen Zhang's site names itself in Chinese too (languages.yaml), which is the lab's
+    Chinese name; a name the lab admin already gave is never replaced."""
+    from lab.models import LabSettings
+
+    corpus = Path(__file__).parent / "data" / "corpus"
+
+    sams = _import(corpus / "hugo-samsgb-lab", "--apply")
+
+    lab = LabSettings.objects.get()
+    assert (lab.name_en, lab.tagline_en) == ("SAMS Lab", "")
+    assert "“A highly-customizable Hugo research group theme powered by Wowchemy" in sams
+    LabSettings.objects.update(name_en="Our Lab")  # as a new lab starts
+
+    _import(corpus / "hugo-pzhang-lab", "--apply")
+
+    lab = LabSettings.objects.get()
+    assert (lab.name_en, lab.name_zh_hans) == ("Pingwen Zhang", "张平文")
+    LabSettings.objects.update(name_en="Ocean Physics")  # the admin's own
+
+    _import(corpus / "hugo-zanna-lab", "--apply")
+
+    assert LabSettings.objects.get().name_en == "Ocean Physics"
+
+
+def test_a_sites_chinese_posts_come_in_as_the_translation_or_in_chinese_only(tmp_path):
+    """A Hugo site in two languages: a post under content/zh/ at the same place as one under
+    content/en/ is its Chinese (Hugo pairs them so); one only in Chinese comes in Chinese
+    only, dated by `publishDate` when it has no `date`, as Hugo dates it."""
+    _write(tmp_path, "config/_default/hugo.yaml", "title: A lab\n")
+    _write(tmp_path, "config/_default/languages.yaml", "en: {}\nzh: {title: 一个实验室}\n")
+    _write(tmp_path, "content/en/authors/admin/_index.md", "---\ntitle: Ada Lovelace\n---\n")
+    _write(
+        tmp_path,
+        "content/en/post/launch/index.md",
+        "---\ntitle: The lab opens\ndate: 2024-02-01\n---\nWe open today.\n",
+    )
+    _write(
+        tmp_path,
+        "content/zh/post/launch/index.md",
+        "---\ntitle: 实验室成立\ndate: 2024-02-01\n---\n我们今天成立。\n",
+    )
+    _write(
+        tmp_path,
+        "content/zh/post/interview/index.md",
+        "---\ntitle: 专访\npublishDate: '2024-03-05T00:00:00Z'\n---\n访谈全文。\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    launch = Post.objects.get(title_en="The lab opens")
+    assert (launch.title_zh_hans, launch.body_zh_hans) == ("实验室成立", "我们今天成立。")
+    interview = Post.objects.get(title_zh_hans="专访")
+    assert (interview.title_en, interview.body_zh_hans) == ("", "访谈全文。")
+    assert interview.date.isoformat() == "2024-03-05"
+    assert Post.objects.count() == 2
+    assert "its 2 posts come in, in Chinese" in report
+    assert "Imported: 0 rows new or updated." in _import(tmp_path, "--apply")

@@ -6,8 +6,14 @@ Each `<site>.facts.yaml` was written from the site's files by a reader that is n
 importer (front matter split by regex and read by PyYAML, BibTeX by bibtexparser, the
 template's own samples left out by their git blob ids), then read over by hand. A personal
 site's file names its `owner`, whose profile facts (`title`, `link`, `education`,
-`experience`, `award`) must land on that person."""
+`experience`, `award`) must land on that person. A `post` fact gives the post's title (in
+English, or in Chinese for a post only the site's Chinese pages hold) and date, and where
+the post names them its `authors` (a person's key written as their name) and `draft`: the
+lab's post must have that date, those authors, and be unpublished when a draft.
+`lab_name` and `tagline` are the site's name and description (from _config.yml, Hugo's
+configuration), which land in the lab's settings, in English or Chinese."""
 
+import datetime
 import io
 import re
 from pathlib import Path
@@ -16,10 +22,12 @@ import pytest
 import yaml
 from django.core.management import call_command
 
+from lab.models import LabSettings
 from labsite.site_import.site import UNEXPECTED
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications.models import Publication
 from talks.models import Award, Talk
+from website.models import Post
 
 pytestmark = pytest.mark.django_db
 DATA = Path(__file__).parent / "data"
@@ -43,12 +51,30 @@ def _landed(fact, owner=None):
         return person is not None and (not fact.get("alumni") or person.is_alumnus)
     if kind == "news":
         return NewsItem.objects.count() >= value
+    if kind == "post":
+        return _post_landed(fact)
+    if kind in ("lab_name", "tagline"):
+        lab = LabSettings.objects.get()
+        field = {"lab_name": "name"}.get(kind, kind)
+        texts = (getattr(lab, f"{field}_en"), getattr(lab, f"{field}_zh_hans"))
+        return _key(value) in {_key(text) for text in texts}
     model, field = {
         "publication": (Publication, "title"),
         "project": (Project, "name_en"),
         "talk": (Talk, "title_en"),
     }[kind]
     return _key(value) in {_key(t) for t in model.objects.values_list(field, flat=True)}
+
+
+def _post_landed(fact):
+    date = datetime.date.fromisoformat(str(fact["date"]))
+    for post in Post.objects.filter(date=date).prefetch_related("authors__person"):
+        if _key(fact["post"]) in (_key(post.title_en), _key(post.title_zh_hans)):
+            authors = [author.person.name for author in post.authors.all()]
+            return authors == fact.get("authors", authors) and post.is_published != bool(
+                fact.get("draft")
+            )
+    return False
 
 
 OWNER_FACTS = {  # what of the owner's profile holds each kind of fact, as texts
@@ -75,7 +101,7 @@ def _import(site):
 def _rows():
     return {
         model.__name__: sorted(model.objects.values_list("pk", flat=True))
-        for model in (Person, Publication, Project, Talk, NewsItem)
+        for model in (Person, Publication, Project, Talk, NewsItem, Post)
     }
 
 
@@ -93,6 +119,7 @@ def test_a_real_site_lands_whole_and_a_second_run_changes_nothing(site):
     landed = len(facts) - len(missing)
     print(f"{site.name}: {len(facts)} facts, {landed} landed, {len(named)} named")  # -s shows
     assert landed >= 0.95 * len(facts), missing
+    assert not [fact for fact in missing if "post" in fact]  # every post, as the site dates it
     rows = _rows()
 
     again = _import(site)

@@ -8,8 +8,9 @@ from labsite.site_import import SiteProblem, import_site, open_site
 class Command(BaseCommand):
     help = (
         "Bring in an al-folio (Jekyll) or Hugo Blox site: its people and their profiles, "
-        "publications, news, projects and talks. PATH is the site's folder or a ZIP of it. "
-        "Without --apply, says what it would do and writes nothing."
+        "publications, news, projects, talks, pages and posts, and its name. PATH is the "
+        "site's folder or a ZIP of it. Without --apply, says what it would do and writes "
+        "nothing."
     )
 
     def add_arguments(self, parser):
