@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from harvest.matching import fold
+from harvest.models import Candidate, Provenance
 from harvest.sources import arxiv, crossref, dblp, openalex, orcid
+from tests.factories import PersonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -202,3 +205,45 @@ def test_orcids_recorded_work_lists_are_read_with_kinds_of_either_api_version():
             "Del Maestro",
             Recorded.orcid,
         )
+
+
+def _every_real_work():
+    """{source: works read} over every recorded answer above."""
+    crossref_page = json.loads((REAL / "crossref-habanero-works.json").read_text())
+    end = {"message": {"items": [], "next-cursor": ""}}
+    openalex_page = {
+        "meta": {"next_cursor": None},
+        "results": json.loads((REAL / "openalex-openalexpro-works.json").read_text())["results"],
+    }
+    works = {
+        "crossref": _read(crossref, crossref_page, end)[0],
+        "openalex": _read(openalex, openalex_page)[0],
+        "arxiv": _read(arxiv, (REAL / "arxiv-arxivpy-entries.atom").read_text())[0],
+        "dblp": _read(dblp, (REAL / "dblp-openreview-95-7448-1.xml").read_text())[0]
+        + _read(dblp, (REAL / "dblp-dump-excerpt.xml").read_text())[0],
+        "orcid": [],
+    }
+    for path in sorted(REAL.glob("orcid-dissemin-*-works.json")):
+        works["orcid"] += _read(orcid, json.loads(path.read_text()))[0]
+    return works
+
+
+def test_every_real_work_becomes_a_candidate_or_joins_one_and_none_is_lost(
+    django_assert_max_num_queries,
+):
+    member = PersonFactory(name="Adrian Del Maestro", orcid=Recorded.orcid)
+    works = _every_real_work()
+    pairs = [(member, found) for source in works.values() for found in source]
+
+    # 764 works, 751 distinct: two queries a candidate (it and its history row), the rest
+    # batched (ids, provenances, people, and the 132 preprints linked to other versions)
+    with django_assert_max_num_queries(40 + 2 * 751):
+        outcome = fold(pairs)
+
+    per_source = {source: len(found) for source, found in works.items()}
+    assert per_source == {"crossref": 175, "openalex": 164, "arxiv": 117, "dblp": 63, "orcid": 245}
+    assert dict(outcome.new) == per_source and outcome.problems == []
+    assert Candidate.objects.count() == outcome.works == 751
+    kept = set(Provenance.objects.values_list("source", "source_id"))
+    assert kept == {(f.source, f.source_id) for _, f in pairs}  # none lost
+    assert fold(pairs).works == 0  # and a second run adds none
