@@ -18,9 +18,9 @@ def initials(name: str) -> list[str]:
 # rule knows only the lower-case ones; author lists also capitalize them.
 # fmt: off
 PARTICLES = frozenset({
-    "von", "van", "der", "den", "de", "del", "della", "delle", "dei", "degli", "dello", "da",
-    "das", "dos", "di", "du", "le", "la", "les", "lo", "ter", "ten", "zu", "zum", "zur", "bin",
-    "binti", "bint", "ibn", "al", "el", "st", "st.", "saint",
+    "von", "van", "der", "den", "de", "del", "della", "delle", "delli", "dei", "degli", "dello",
+    "da", "das", "dos", "di", "du", "le", "la", "les", "lo", "ter", "ten", "zu", "zum", "zur",
+    "bin", "binti", "bint", "ibn", "al", "el", "st", "st.", "saint",
 })
 # fmt: on
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})  # "Martin Luther King, Jr."

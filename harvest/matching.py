@@ -30,6 +30,7 @@ Key = tuple[str, str]
 # Whose description of a work wins where sources differ: the registry's own record first.
 PRIORITY = [Source.CROSSREF, Source.OPENALEX, Source.DBLP, Source.ARXIV, Source.ORCID]
 _CHUNK = 500
+_LINK_CHUNK = 100  # preprints whose other versions one query looks up
 _NOT_MERGED = {"label", "problems", "readings", "dropped", "files", "choices", "authors"}
 
 
@@ -319,25 +320,47 @@ def _link_versions(
     created: Iterable[tuple[Candidate, list[tuple[Person, Found]]]], lab: LabPapers
 ) -> None:
     """A new preprint is linked to its published version, a lab paper or a candidate: the
-    one whose DOI the preprint names, else one of the same title that is not a preprint."""
+    one whose DOI the preprint names, else one of the same title that is not a preprint.
+    The other versions are looked up in one query per 100 new preprints, not one each."""
+    preprints = []
     for candidate, members in created:
         record = Record.from_json(candidate.record)
-        if not is_preprint(record):
-            continue
-        published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
-        paper = lab.published_version(record, published_doi)
-        same_work = Q(kind=WorkId.Kind.DOI, value=published_doi) if published_doi else Q()
-        same_title = Q(kind=WorkId.Kind.TITLE, value__startswith=f"{title_key(record.title)}|")
-        twins = WorkId.objects.filter(same_work | same_title).exclude(candidate=candidate)
-        twin = next(
-            (
-                row.candidate_id
-                for row in twins.order_by("kind")  # "doi" before "title"
-                if not row.value.endswith("|preprint")
-            ),
-            None,
+        if is_preprint(record):
+            published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
+            preprints.append((candidate, record, published_doi, title_key(record.title)))
+    for start in range(0, len(preprints), _LINK_CHUNK):
+        chunk = preprints[start : start + _LINK_CHUNK]
+        query = Q()
+        for _, _, published_doi, key in chunk:
+            if published_doi:
+                query |= Q(kind=WorkId.Kind.DOI, value=published_doi)
+            if key:
+                query |= Q(kind=WorkId.Kind.TITLE, value__startswith=f"{key}|")
+        rows = (
+            list(
+                WorkId.objects.filter(query)
+                .exclude(value__endswith="|preprint")
+                .order_by("kind", "pk")  # "doi" before "title"
+                .values_list("kind", "value", "candidate_id")
+            )
+            if query
+            else []
         )
-        if paper is not None or twin is not None:
-            candidate.version_of = paper
-            candidate.version_of_candidate_id = twin
-            candidate.save(update_fields=["version_of", "version_of_candidate"])
+        for candidate, record, published_doi, key in chunk:
+            paper = lab.published_version(record, published_doi)
+            twin = next(
+                (
+                    candidate_id
+                    for kind, value, candidate_id in rows
+                    if candidate_id != candidate.pk
+                    and (
+                        (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
+                        or (kind == WorkId.Kind.TITLE and key and value.startswith(f"{key}|"))
+                    )
+                ),
+                None,
+            )
+            if paper is not None or twin is not None:
+                candidate.version_of = paper
+                candidate.version_of_candidate_id = twin
+                candidate.save(update_fields=["version_of", "version_of_candidate"])

@@ -88,7 +88,8 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     record.title = clean_text(Fields(title, record, "title: ").text("value"))
     if record.title:
         record.label = f"ORCID work “{record.title[:60]}”"
-    record.kind = ORCID_KINDS.get(summary.text("type"), "")
+    # API 3.0 spells a type "journal-article", 2.x "JOURNAL_ARTICLE": both are read.
+    record.kind = ORCID_KINDS.get(summary.text("type").lower().replace("_", "-"), "")
     record.status = stated_status(record.kind)
     record.venue_name = clean_text(Fields(summary.obj("journal-title"), record).text("value"))
     record.arxiv_id = ids.get("arxiv", "").removeprefix("arXiv:")

@@ -4,11 +4,15 @@ as the source gives them."""
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from harvest.sources import crossref
+from harvest.matching import fold
+from harvest.models import Candidate, Provenance
+from harvest.sources import arxiv, crossref, dblp, openalex, orcid
+from tests.factories import PersonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +64,186 @@ def test_crossrefs_recorded_works_are_all_read_or_named_with_clean_titles():
     for work in found:
         given = [a.get("given", "") for a in by_doi[work.record.doi].get("author", [])]
         assert len(work.record.authors) == len(given)
+
+
+class Answers:
+    """A service's recorded answers, handed out in the order the reader asks for them."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+
+    def get_json(self, url, headers=None):
+        return self.answers.pop(0)
+
+    def get_text(self, url, headers=None):
+        return self.answers.pop(0)
+
+
+class Recorded:
+    """The member whose works are read: every identity set, so each reader applies."""
+
+    orcid = "0000-0002-1825-0097"
+    openalex_id = ""
+    dblp_pid = "95/7448-1"
+    arxiv_author_id = "del_maestro_a_1"
+    name = "Adrian Del Maestro"
+
+
+def _read(module, *answers):
+    """(works read, works skipped as no paper, labels named in the report) of one reader."""
+    warnings = []
+    found = module.works(Recorded(), Answers(*answers), warnings.append)
+    return [f for f in found if not f.skipped], [f for f in found if f.skipped], warnings
+
+
+def _split(found, name):
+    """(given, family) of every author called `name` (given and family joined) in `found`."""
+    return {
+        (author.given, author.family)
+        for work in found
+        for author in work.record.authors
+        if f"{author.given} {author.family}" == name
+    }
+
+
+def test_openalexs_recorded_works_are_all_read_or_named_with_clean_titles():
+    results = json.loads((REAL / "openalex-openalexpro-works.json").read_text())["results"]
+    page = {"meta": {"next_cursor": None}, "results": results}
+
+    read, skipped, named = _read(openalex, page)
+
+    # 177 works: 164 read, 3 paratext skipped, 10 named (books and editorials no one wrote)
+    assert (len(results), len(read), len(skipped), len(named)) == (177, 164, 3, 10)
+    assert {f.skipped for f in skipped} == {"paratext"}
+    assert all(message.endswith("it lists no authors") for message in named)
+    ids = {f"OpenAlex work {f.source_id}" for f in read + skipped}
+    ids |= {message.split(":")[0] for message in named}
+    assert ids == {"OpenAlex work " + work["id"].rsplit("/", 1)[-1] for work in results}
+    assert [f.record.title for f in read if _NOT_CLEAN.search(f.record.title)] == []
+    by_id = {work["id"].rsplit("/", 1)[-1]: work for work in results}
+    for work in read:  # every authorship kept, in order, each name whole
+        raw = [
+            a.get("raw_author_name") or a["author"]["display_name"]
+            for a in by_id[work.source_id]["authorships"]
+        ]
+        joined = [f"{a.given} {a.family}".strip() for a in work.record.authors]
+        assert joined == [" ".join(name.split()) for name in raw]
+    assert _split(read, "J.A.C. van Burg") == {("J.A.C.", "van Burg")}
+    assert _split(read, "Jerome Delli Priscoli") == {("Jerome", "Delli Priscoli")}
+    assert _split(read, "Vincent Larivière") == {("Vincent", "Larivière")}
+    # What OpenAlex does not say stays unsaid: an "article" in a repository has no kind
+    kinds = {(f.record.kind, f.record.status) for f in read}
+    assert ("", "") in kinds and ("journal", "published") in kinds
+
+
+def test_arxivs_recorded_entries_are_read_with_journal_dois_and_particles_kept():
+    feed = (REAL / "arxiv-arxivpy-entries.atom").read_text()
+
+    read, skipped, named = _read(arxiv, feed)
+
+    assert (feed.count("<entry"), len(read), len(skipped), len(named)) == (117, 117, 0, 0)
+    assert [f.record.title for f in read if _NOT_CLEAN.search(f.record.title)] == []
+    assert {f.record.kind for f in read} == {"preprint"}
+    # 44 entries name their journal version's DOI: kept for the review and the link
+    with_doi = [f for f in read if f.published_doi]
+    assert len(with_doi) == 44
+    assert all(f.record.source_fields["journal_doi"] == f.published_doi for f in with_doi)
+    maestro = [
+        f for f in read if _split([f], "Adrian Del Maestro") or _split([f], "A. Del Maestro")
+    ]
+    assert len(maestro) == 12 and all(f.published_doi for f in maestro)
+    assert _split(read, "Adrian Del Maestro") == {("Adrian", "Del Maestro")}
+    assert _split(read, "Sean van der Merwe") == {("Sean", "van der Merwe")}
+    assert _split(read, "Giuseppe Di Battista") == {("Giuseppe", "Di Battista")}
+    assert _split(read, "José Raúl Romero") == {("José Raúl", "Romero")}
+    for work in read:
+        assert len(work.record.authors) == feed.split(work.source_id, 1)[1].split("</entry>", 1)[
+            0
+        ].count("<name>")
+
+
+def test_dblps_recorded_person_pages_are_read_or_named_with_homonym_numbers_dropped():
+    person = (REAL / "dblp-openreview-95-7448-1.xml").read_text()
+    excerpt = (REAL / "dblp-dump-excerpt.xml").read_text()
+
+    read, skipped, named = _read(dblp, person)
+    more, more_skipped, more_named = _read(dblp, excerpt)
+
+    assert (len(read), len(skipped), len(named)) == (8, 0, 0)
+    # The encyclopedia's 131 entries: 55 signed ones read, 76 unsigned ones named
+    assert (len(more), len(more_skipped), len(more_named)) == (55, 0, 76)
+    assert all(message.endswith("it lists no authors") for message in more_named)
+    read += more
+    assert [f.record.title for f in read if _NOT_CLEAN.search(f.record.title)] == []
+    assert not any(f.record.title.endswith(".") for f in read)
+    assert _split(read, "Di Xu") == {("Di", "Xu")}  # "Di Xu 0001"
+    assert _split(read, "Lino Coria-Mendoza") == {("Lino", "Coria-Mendoza")}
+    assert _split(read, "Jürgen Beyerer") == {("Jürgen", "Beyerer")}
+    assert all(f.record.doi.startswith("10.") for f in read)
+
+
+def test_orcids_recorded_work_lists_are_read_with_kinds_of_either_api_version():
+    lists = sorted(REAL.glob("orcid-dissemin-*-works.json"))
+    read, named = [], []
+    for path in lists:
+        works, skipped, warnings = _read(orcid, json.loads(path.read_text()))
+        assert skipped == []
+        read += works
+        named += warnings
+
+    assert (len(lists), len(read)) == (8, 245)
+    # Two works dated year "0" come in without their date, named in the report
+    assert len(named) == 2 and all("kept without its date" in message for message in named)
+    assert [f.record.title for f in read if _NOT_CLEAN.search(f.record.title)] == []
+    kinds = Counter(f.record.kind for f in read)
+    assert (kinds["journal"], kinds["conference"], kinds["chapter"], kinds[""]) == (159, 48, 13, 17)
+    for work in read:  # ORCID lists no co-authors: the member stands between unlisted ones
+        unlisted, member, after = work.record.authors
+        assert unlisted.is_unlisted and after.is_unlisted
+        assert (member.given, member.family, member.orcid) == (
+            "Adrian",
+            "Del Maestro",
+            Recorded.orcid,
+        )
+
+
+def _every_real_work():
+    """{source: works read} over every recorded answer above."""
+    crossref_page = json.loads((REAL / "crossref-habanero-works.json").read_text())
+    end = {"message": {"items": [], "next-cursor": ""}}
+    openalex_page = {
+        "meta": {"next_cursor": None},
+        "results": json.loads((REAL / "openalex-openalexpro-works.json").read_text())["results"],
+    }
+    works = {
+        "crossref": _read(crossref, crossref_page, end)[0],
+        "openalex": _read(openalex, openalex_page)[0],
+        "arxiv": _read(arxiv, (REAL / "arxiv-arxivpy-entries.atom").read_text())[0],
+        "dblp": _read(dblp, (REAL / "dblp-openreview-95-7448-1.xml").read_text())[0]
+        + _read(dblp, (REAL / "dblp-dump-excerpt.xml").read_text())[0],
+        "orcid": [],
+    }
+    for path in sorted(REAL.glob("orcid-dissemin-*-works.json")):
+        works["orcid"] += _read(orcid, json.loads(path.read_text()))[0]
+    return works
+
+
+def test_every_real_work_becomes_a_candidate_or_joins_one_and_none_is_lost(
+    django_assert_max_num_queries,
+):
+    member = PersonFactory(name="Adrian Del Maestro", orcid=Recorded.orcid)
+    works = _every_real_work()
+    pairs = [(member, found) for source in works.values() for found in source]
+
+    # 764 works, 751 distinct: two queries a candidate (it and its history row), the rest
+    # batched (ids, provenances, people, and the 132 preprints linked to other versions)
+    with django_assert_max_num_queries(40 + 2 * 751):
+        outcome = fold(pairs)
+
+    per_source = {source: len(found) for source, found in works.items()}
+    assert per_source == {"crossref": 175, "openalex": 164, "arxiv": 117, "dblp": 63, "orcid": 245}
+    assert dict(outcome.new) == per_source and outcome.problems == []
+    assert Candidate.objects.count() == outcome.works == 751
+    kept = set(Provenance.objects.values_list("source", "source_id"))
+    assert kept == {(f.source, f.source_id) for _, f in pairs}  # none lost
+    assert fold(pairs).works == 0  # and a second run adds none
