@@ -72,31 +72,22 @@ def pages():
     yield from _by_slug("talks:detail", shown)
     own = Page.objects.published().annotate(changed=_last_changed(Page)).order_by("address")
     yield from _by_slug("website:page", own.values_list("address", "changed"), kwarg="address")
-    posts = list(
-        Post.objects.published()
-        .annotate(changed=_last_changed(Post))
-        .values_list("slug", "changed")
-    )
-    if posts:  # a lab that writes no posts has no posts page to offer
-        yield _in_languages(lambda: reverse("posts:list")), None
-    yield from _by_slug("posts:detail", posts)
-    # open openings only: search engines drop a job posting once it has closed
-    openings = list(
-        Opening.objects.open()
-        .annotate(changed=_last_changed(Opening))
-        .values_list("slug", "changed")
-    )
-    if openings:
-        yield _in_languages(lambda: reverse("openings:list")), None
-    yield from _by_slug("openings:detail", openings)
-    themes = list(
-        Theme.objects.published()
-        .annotate(changed=_last_changed(Theme))
-        .values_list("slug", "changed")
-    )
-    if themes:
-        yield _in_languages(lambda: reverse("themes:list")), None
-    yield from _by_slug("themes:detail", themes)
+    for listed, namespace in [
+        (Post.objects.published(), "posts"),
+        # open openings only: search engines drop a job posting once it has closed
+        (Opening.objects.open(), "openings"),
+        (Theme.objects.published(), "themes"),
+    ]:
+        yield from _list_and_pages(listed, namespace)
+
+
+def _list_and_pages(listed, namespace):
+    """A section's list (when it lists anything: a lab that writes no posts has no posts
+    page to offer) and a page for each row listed."""
+    rows = list(listed.annotate(changed=_last_changed(listed.model)).values_list("slug", "changed"))
+    if rows:
+        yield _in_languages(lambda: reverse(f"{namespace}:list")), None
+    yield from _by_slug(f"{namespace}:detail", rows)
 
 
 def sitemap(request):
