@@ -19,6 +19,12 @@ ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "ol": {"start"}
 URL_SCHEMES = {"http", "https", "mailto"}
 
 
+# What a Markdown field's form says under it (a page's, a post's, a theme's body).
+MARKDOWN_HELP = (
+    "Markdown: ## a heading, **bold**, [a link](https://…), - a list. "
+    "Scripts and images are removed."
+)
+
 # A page of its own (the lab's Join us) has sections: its body's headings start at h2, under
 # the page's title.
 PAGE_TAGS = ALLOWED_TAGS | {"h2"}

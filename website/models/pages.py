@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
+from core.markup import MARKDOWN_HELP
 from core.slugs import unique_slug
 
 # First parts of an address that belong to files, not pages, whatever the URLs say.
@@ -55,8 +56,7 @@ class Page(models.Model):
     body = translated(
         models.TextField(
             blank=True,
-            help_text="Markdown: ## a heading, **bold**, [a link](https://…), - a list. "
-            "Scripts and images are removed.",
+            help_text=MARKDOWN_HELP,
         )
     )
     is_published = models.BooleanField(

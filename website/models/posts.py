@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
+from core.markup import MARKDOWN_HELP
 from core.slugs import unique_slug
 from people.models import Person
 
@@ -60,8 +61,7 @@ class Post(models.Model):
     body = translated(
         models.TextField(
             blank=True,
-            help_text="Markdown: ## a heading, **bold**, [a link](https://…), - a list. "
-            "Scripts and images are removed.",
+            help_text=MARKDOWN_HELP,
         )
     )
     is_published = models.BooleanField(

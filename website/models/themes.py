@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
+from core.markup import MARKDOWN_HELP
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField
@@ -40,8 +41,7 @@ class Theme(models.Model):
     body = translated(
         models.TextField(
             blank=True,
-            help_text="Markdown: ## a heading, **bold**, [a link](https://…), - a list. "
-            "Scripts and images are removed.",
+            help_text=MARKDOWN_HELP,
         )
     )
     members = models.ManyToManyField(
