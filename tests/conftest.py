@@ -84,6 +84,19 @@ def cast(db):
     return {"admin": admin_user, "owner": owner, "other": other, "anonymous": None}
 
 
+@pytest.fixture
+def signed_in():
+    """A test client signed in as the user given (one of `cast`, say)."""
+    from django.test import Client
+
+    def sign_in(user):
+        client = Client()
+        client.force_login(user)
+        return client
+
+    return sign_in
+
+
 @pytest.fixture(scope="session")
 def _demo_rows(django_db_setup, django_db_blocker):
     """The demo lab as serialized rows (history included), built once per test run by

@@ -1,7 +1,6 @@
 """The pages' and the menu's admin: lab admins write pages and place them; members cannot."""
 
 import pytest
-from django.test import Client
 
 from tests import factories
 from tests.admin_forms import form_data
@@ -12,14 +11,10 @@ pytestmark = pytest.mark.django_db
 PAGE_ADD = "/admin/website/page/add/"
 
 
-def _signed_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def test_a_lab_admin_writes_a_page_in_two_languages_and_places_it_in_the_menu(cast, client):
-    editor = _signed_in(cast["admin"])
+def test_a_lab_admin_writes_a_page_in_two_languages_and_places_it_in_the_menu(
+    cast, client, signed_in
+):
+    editor = signed_in(cast["admin"])
     data = form_data(
         editor.get(PAGE_ADD),
         title_en="Join us",
@@ -45,8 +40,8 @@ def test_a_lab_admin_writes_a_page_in_two_languages_and_places_it_in_the_menu(ca
     assert "我们招收<strong>博士生</strong>。" in client.get("/zh-hans/join-us/").content.decode()
 
 
-def test_the_admin_says_why_a_page_cannot_take_a_sections_address(cast):
-    editor = _signed_in(cast["admin"])
+def test_the_admin_says_why_a_page_cannot_take_a_sections_address(cast, signed_in):
+    editor = signed_in(cast["admin"])
     data = form_data(editor.get(PAGE_ADD), title_en="Our people", slug="people")
 
     response = editor.post(PAGE_ADD, data)
@@ -56,8 +51,8 @@ def test_the_admin_says_why_a_page_cannot_take_a_sections_address(cast):
     assert not Page.objects.exists()
 
 
-def test_a_lab_admin_moves_renames_and_hides_built_in_sections(cast, client):
-    editor = _signed_in(cast["admin"])
+def test_a_lab_admin_moves_renames_and_hides_built_in_sections(cast, client, signed_in):
+    editor = signed_in(cast["admin"])
     add = "/admin/website/menuitem/add/"
     placed = [("news", "5", "Updates", "on"), ("awards", "40", "", "")]
     for section, position, label, shown in placed:
@@ -72,9 +67,9 @@ def test_a_lab_admin_moves_renames_and_hides_built_in_sections(cast, client):
 
 
 @pytest.mark.parametrize("who", ["owner", "other"])
-def test_a_member_can_neither_write_pages_nor_change_the_menu(cast, who):
+def test_a_member_can_neither_write_pages_nor_change_the_menu(cast, who, signed_in):
     page = factories.PageFactory()
-    member = _signed_in(cast[who])
+    member = signed_in(cast[who])
 
     assert member.get(PAGE_ADD).status_code == 403
     assert member.get(f"/admin/website/page/{page.pk}/change/").status_code == 403

@@ -2,7 +2,6 @@
 and edits those they are an author of, and cannot write pages."""
 
 import pytest
-from django.test import Client
 
 from people.models import Person
 from tests import factories
@@ -14,14 +13,10 @@ pytestmark = pytest.mark.django_db
 POST_ADD = "/admin/website/post/add/"
 
 
-def _signed_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def test_a_member_writes_a_post_and_is_its_author_without_naming_themselves(cast, client):
-    member = _signed_in(cast["owner"])
+def test_a_member_writes_a_post_and_is_its_author_without_naming_themselves(
+    cast, client, signed_in
+):
+    member = signed_in(cast["owner"])
     data = form_data(
         member.get(POST_ADD),
         title_en="What we learned at FAST",
@@ -42,10 +37,10 @@ def test_a_member_writes_a_post_and_is_its_author_without_naming_themselves(cast
     assert "三个值得一读的报告。" in client.get("/zh-hans/posts/fast-notes/").content.decode()
 
 
-def test_a_member_sees_and_edits_only_posts_they_are_an_author_of(cast):
+def test_a_member_sees_and_edits_only_posts_they_are_an_author_of(cast, signed_in):
     own = factories.PostAuthorFactory(person=Person.objects.get(slug="owner")).post
     others = factories.PostAuthorFactory(person=Person.objects.get(slug="other")).post
-    member = _signed_in(cast["owner"])
+    member = signed_in(cast["owner"])
 
     listing = member.get("/admin/website/post/").content.decode()
 
@@ -56,10 +51,10 @@ def test_a_member_sees_and_edits_only_posts_they_are_an_author_of(cast):
     assert refused.status_code == 302 and refused["Location"] == "/admin/"
 
 
-def test_a_member_cannot_take_themselves_off_a_post(cast):
+def test_a_member_cannot_take_themselves_off_a_post(cast, signed_in):
     owner = Person.objects.get(slug="owner")
     post = factories.PostAuthorFactory(person=owner).post
-    member = _signed_in(cast["owner"])
+    member = signed_in(cast["owner"])
     url = f"/admin/website/post/{post.pk}/change/"
     data = form_data(member.get(url), **{"authors-0-DELETE": "on"})
 
@@ -70,8 +65,8 @@ def test_a_member_cannot_take_themselves_off_a_post(cast):
     assert post.authors.filter(person=owner).exists()
 
 
-def test_a_lab_admin_writes_a_post_for_two_members(cast):
-    editor = _signed_in(cast["admin"])
+def test_a_lab_admin_writes_a_post_for_two_members(cast, signed_in):
+    editor = signed_in(cast["admin"])
     owner, other = Person.objects.get(slug="owner"), Person.objects.get(slug="other")
     data = form_data(
         editor.get(POST_ADD),
@@ -95,8 +90,8 @@ def test_a_lab_admin_writes_a_post_for_two_members(cast):
     assert [a.person.slug for a in post.authors.all()] == ["other", "owner"]
 
 
-def test_a_post_without_a_title_is_refused_with_a_clear_message(cast):
-    editor = _signed_in(cast["admin"])
+def test_a_post_without_a_title_is_refused_with_a_clear_message(cast, signed_in):
+    editor = signed_in(cast["admin"])
     data = form_data(editor.get(POST_ADD), title_en="", title_zh_hans="", body_en="Text.")
 
     response = editor.post(POST_ADD, data)
