@@ -121,7 +121,19 @@ def refresh_counts(
         .values_list("publication_id", flat=True)
         .distinct()
     )
-    CitationReading.objects.filter(publication__in=read, source="OpenAlex", read_on=today).delete()
+    # today's reading, where one was taken already, takes the count read now (in place: a
+    # reading that did not move stays the row it was)
+    earlier = {
+        r.publication_id: r
+        for r in CitationReading.objects.filter(
+            publication__in=read, source="OpenAlex", read_on=today
+        )
+    }
+    count_of = {p.pk: counts[p.doi] for p in read}
+    moved = [r for r in earlier.values() if r.count != count_of[r.publication_id]]
+    for reading in moved:
+        reading.count = count_of[reading.publication_id]
+    CitationReading.objects.bulk_update(moved, ["count"])
     CitationReading.objects.bulk_create(
         [
             *(
@@ -135,6 +147,7 @@ def refresh_counts(
                     publication=p, source="OpenAlex", read_on=today, count=counts[p.doi]
                 )
                 for p in read
+                if p.pk not in earlier
             ),
         ]
     )

@@ -198,3 +198,19 @@ def test_citations_by_year_carries_a_paper_not_read_again():
     ]
 
     assert citations_by_year(readings) == [(2024, 14), (2025, 14), (2026, 29)]
+
+
+def test_a_second_reading_the_same_day_keeps_the_days_row_and_takes_the_new_count(
+    services, piwowar, papers, monkeypatch
+):
+    day = datetime.date(2026, 12, 2)
+    counts(services, **{"10.1234_paper.1": 40, "10.1234_paper.2": 3})
+    harvest_on(day, monkeypatch)
+    first = {r.publication_id: r.pk for r in CitationReading.objects.filter(read_on=day)}
+    counts(services, **{"10.1234_paper.1": 41, "10.1234_paper.2": 3})
+
+    harvest_on(day, monkeypatch)
+
+    again = CitationReading.objects.filter(read_on=day)
+    assert {r.publication_id: r.pk for r in again} == first  # no reading deleted and re-made
+    assert {r.publication_id: r.count for r in again} == {papers[0].pk: 41, papers[1].pk: 3}
