@@ -3,7 +3,8 @@
 The steps, in order (each checks the invariants below before the next begins):
  1. a real lab site moves in (al-folio, tests/labsite/data/corpus/alfolio-taislab), twice;
  2. a real BibTeX file is imported (tests/publications/data/bibtex/0x404-papers.bib);
- 3. a member edits a paper's title and their own profile;
+ 3. a member edits a paper's title and their own profile; the lab writes a page (in the
+    menu), a research theme, an opening and a post;
  4. week 1: a harvest over recorded answers, from two of the five sources;
  5. review: one work accepted, one rejected, one disowned ("not mine");
  6. week 2: every source answers, one more work appears, counts move;
@@ -13,7 +14,8 @@ The steps, in order (each checks the invariants below before the next begins):
 10. a backup, then more work (a harvest run, an edit, a newcomer), then the backup restored
     with --replace;
 11. a rollback the Chinese texts refuse;
-12. an upgrade: publications rolled back to the previous release's schema and forward again.
+12. a rollback that would drop the research themes' table, refused; an upgrade: publications
+    rolled back to the previous release's schema and forward again.
 
 The invariants:
 - no fact changed that no person and no source changed: every field of every person,
@@ -112,9 +114,8 @@ class Year:
             overwritten = {key for key in moved if self.known[key] not in ("", None)}
             assert not overwritten - set(changed), f"{name}: a source overwrote a stated fact"
             moved = overwritten
-        assert moved == set(changed), (
-            f"{name}: facts changed that nobody changed: {sorted(moved ^ set(changed), key=str)[:10]}"
-        )
+        unexplained = sorted(moved ^ set(changed), key=str)[:10]
+        assert moved == set(changed), f"{name}: facts changed that nobody changed: {unexplained}"
         added = {key[0] for key in now.keys() - self.known.keys()}
         assert added <= set(new), f"{name}: rows appeared that nobody added: {added - set(new)}"
         self.ledger.append((name, len(self.known), len(now) - len(self.known)))
@@ -178,6 +179,25 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     year.step(
         "a member edits a paper and a profile",
         changed={("Publication", paper.pk, "title"), ("Person", piwowar.pk, "bio_en")},
+    )
+
+    # 3b. the lab writes its own pages: each adds its rows, and is on the pages at once
+    menu_before = served(visitor, "/")
+    assert "Join us" not in menu_before
+    page = factories.PageFactory(title="Join us", slug="join-us")
+    factories.MenuItemFactory(page=page, position=5)
+    theme = factories.ThemeFactory(title="Research data sharing")
+    theme.members.add(piwowar)
+    theme.publications.add(paper)
+    factories.OpeningFactory(title="PhD student: open data")
+    factories.PostAuthorFactory(person=piwowar, post__title="What we learned this spring")
+    assert "Join us" in served(visitor, "/")
+    assert "Research data sharing" in served(visitor, "/themes/")
+    assert "PhD student: open data" in served(visitor, "/openings/")
+    assert "What we learned this spring" in served(visitor, piwowar.get_absolute_url())
+    year.step(
+        "the lab writes a page, a research theme, an opening and a post",
+        new={"Page", "MenuItem", "Theme", "Opening", "Post", "PostAuthor"},
     )
 
     # 4. week 1: two sources
@@ -269,9 +289,15 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
         call_command("migrate", verbosity=0)
     year.step("a refused rollback")
 
-    # 12. an upgrade from the previous release's schema
+    # 12. a rollback that would drop the research themes' table is refused; an upgrade from
+    # the previous release's schema
     try:
-        call_command("migrate", "publications", "0011", verbosity=0)
+        with pytest.raises(
+            CommandError, match=r"drop the tables holding research themes \(website.Theme\): 1"
+        ):
+            call_command("migrate", "publications", "0011", verbosity=0)
+        assert schema() == shape and _dump() == rows
+        call_command("migrate", "publications", "0012", verbosity=0)
     finally:
         call_command("migrate", verbosity=0)
     assert schema() == shape

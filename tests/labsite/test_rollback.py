@@ -77,3 +77,37 @@ def test_a_refused_rollback_unapplies_nothing_before_it_refuses():
         assert Candidate.objects.count() == 1
     finally:
         call_command("migrate", verbosity=0)
+
+
+def test_a_rollback_that_would_drop_a_table_of_content_refuses_and_unapplies_nothing():
+    """`migrate publications 0011` takes back the research themes' migration (it depends on
+    publications 0012): the themes' table would be dropped with the lab's themes in it."""
+    from django.db.migrations.recorder import MigrationRecorder
+
+    from website.models import Theme
+
+    factories.ThemeFactory(title="Disaggregated memory")
+    applied = set(MigrationRecorder.Migration.objects.values_list("app", "name"))
+
+    try:
+        with pytest.raises(CommandError, match="drop the tables holding") as refused:
+            call_command("migrate", "publications", "0011", verbosity=0)
+        assert set(MigrationRecorder.Migration.objects.values_list("app", "name")) == applied
+    finally:
+        call_command("migrate", verbosity=0)
+
+    assert "research themes (website.Theme): 1" in str(refused.value)
+    assert "nothing was rolled back" in str(refused.value)
+    assert Theme.objects.get().title == "Disaggregated memory"
+
+
+def test_a_rollback_dropping_only_empty_tables_goes_through():
+    from django.db.migrations.recorder import MigrationRecorder
+
+    try:
+        call_command("migrate", "publications", "0011", verbosity=0)
+        assert not MigrationRecorder.Migration.objects.filter(
+            app="website", name="0004_research_themes"
+        ).exists()
+    finally:
+        call_command("migrate", verbosity=0)
