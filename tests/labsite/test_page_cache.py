@@ -192,6 +192,9 @@ JUNK = {
     "/talks/": ["person=nobody-{n}", "language=xx{n}", "page=0{n}x", "kind=nap{n}"],
     "/awards/": ["person=x{n}", "kind={n}"],
     "/news/": ["page=0&x={n}", "page=00{n}a", "page=+{n}"],
+    "/posts/": ["page=0{n}x", "page=-{n}", "tag=x{n}"],
+    "/openings/": ["kind=x{n}", "page={n}"],
+    "/themes/": ["member=x{n}", "page=+{n}"],
 }
 
 
