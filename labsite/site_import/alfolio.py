@@ -693,13 +693,9 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
     not publish, as it does not a post with `published: false`."""
     front, body = front_matter(site, path)
     name = site.name(path)
-    sample = site.template_post(plain(front.get("title")), body)
-    if sample == "post":
-        site.leftovers.append(f"{name}: the template's sample post, re-saved")
+    body = site.own_post_body(name, plain(front.get("title")), body)
+    if body is None:
         return
-    if sample == "text":
-        site.leftovers.append(f"{name}: its text, the template's sample's (the title comes in)")
-        body = ""
     date = date_of(front.get("date")) or date_of(path.name[:10])
     title = plain(front.get("title"))
     if not title or date is None:

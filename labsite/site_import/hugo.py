@@ -676,13 +676,9 @@ def _news(site: Site, path: Path) -> None:
 def _post(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
     name = site.name(path)
-    sample = site.template_post(plain(values.get("title")), body)
-    if sample == "post":
-        site.leftovers.append(f"{name}: the template's sample post, re-saved")
+    body = site.own_post_body(name, plain(values.get("title")), body)
+    if body is None:
         return
-    if sample == "text":
-        site.leftovers.append(f"{name}: its text, the template's sample's (the title comes in)")
-        body = ""
     # as Hugo dates a page by default: `date`, else `publishDate`, else `lastmod`
     date = date_of(values.get("date") or values.get("publishDate") or values.get("lastmod"))
     title = plain(values.get("title"))

@@ -174,15 +174,19 @@ class Site:
         a sample the site's owner never replaced."""
         return git_blob_id(path.read_bytes()) in _template_files()
 
-    def template_post(self, title: str, body: str) -> str:
-        """How much of a post is one of the generator's sample posts, whatever its front
-        matter says (a site that re-saved the sample with its own quoting or authors):
-        "post" when its title is a sample's, "text" when only its text is (a lab that gave
-        the sample its own title), else ""."""
+    def own_post_body(self, name: str, title: str, body: str) -> str | None:
+        """The body of a post the lab wrote, or None for one of the generator's sample posts,
+        whatever its front matter says (a site that re-saved the sample with its own quoting
+        or authors): left out when its title is a sample's, brought in with its title alone
+        when only its text is (a lab that gave the sample its own title). Either is named."""
         if title_fingerprint(title) in _template_posts():
-            return "post"
+            self.leftovers.append(f"{name}: the template's sample post, re-saved")
+            return None
         fingerprint = text_fingerprint(body)
-        return "text" if fingerprint and fingerprint in _template_posts() else ""
+        if fingerprint and fingerprint in _template_posts():
+            self.leftovers.append(f"{name}: its text, the template's sample's (the title comes in)")
+            return ""
+        return body
 
     def leftover(self, path: Path, what: str) -> None:
         self.leftovers.append(f"{self.name(path)}: {what}, identical to the template's")
