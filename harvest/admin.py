@@ -83,7 +83,7 @@ class CandidateAdmin(LabModelAdmin):
     ]
     fields = readonly_fields
     inlines = [ProvenanceInline]
-    actions = ["reject_selected", "disown_selected"]
+    actions = ["accept_selected", "reject_selected", "disown_selected"]
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request).prefetch_related("provenances", "people")
@@ -156,11 +156,7 @@ class CandidateAdmin(LabModelAdmin):
             try:
                 if action == "accept":
                     publication = review.accept(candidate, request.user, editable)
-                    messages.success(
-                        request,
-                        _("Accepted: “%s” is now one of the lab's papers.")
-                        % publication.display_title,
-                    )
+                    messages.success(request, _accepted(candidate, publication))
                     return redirect("admin:harvest_candidate_changelist")
                 if action in ("merge-preview", "merge"):
                     merge_form = MergeForm(request.POST, **form_options)
@@ -220,6 +216,23 @@ class CandidateAdmin(LabModelAdmin):
         if person is None:
             raise review.ReviewProblem(_("Say whose work it is not."))
         return person
+
+    @admin.action(description=gettext_lazy("Accept the selected works"))
+    def accept_selected(self, request, queryset):
+        """Each as its review page's Accept does: a new paper, or joined to the lab's paper
+        that is another version of it."""
+        papers = self.admin_site.get_model_admin(Publication)
+        if not papers.has_add_permission(request):
+            raise PermissionDenied
+        editable = papers.get_queryset(request) if self.is_member_editor(request) else None
+        done = 0
+        for candidate in queryset.filter(status=Candidate.Status.OPEN).order_by("pk"):
+            try:
+                review.accept(candidate, request.user, editable)
+                done += 1
+            except review.ReviewProblem as problem:
+                self.message_user(request, f"{candidate.title}: {problem}", messages.ERROR)
+        self.message_user(request, _("%d accepted.") % done)
 
     @admin.action(description=gettext_lazy("Reject the selected works (never offered again)"))
     def reject_selected(self, request, queryset):
@@ -374,6 +387,14 @@ class HarvestRunAdmin(admin.ModelAdmin):
         tasks.harvest.enqueue(run.pk)
         messages.success(request, _("Harvest queued; its report appears here when it is done."))
         return redirect("admin:harvest_harvestrun_changelist")
+
+
+def _accepted(candidate, publication):
+    if candidate.status == Candidate.Status.MERGED:  # another version was in the lab
+        return _("Accepted into “%s”: one paper, with what this version adds.") % (
+            publication.display_title
+        )
+    return _("Accepted: “%s” is now one of the lab's papers.") % publication.display_title
 
 
 def _lines(items):

@@ -130,6 +130,14 @@ class LabPapers:
                 return paper
         return None
 
+    def preprint_version(self, record: Record) -> Publication | None:
+        """The lab's paper that is a preprint of a published work: the same title."""
+        key = title_key(record.title)
+        return next(
+            (p for p in self.by_title.get(key, []) if p.status == Publication.Status.PREPRINT),
+            None,
+        )
+
     def published_version(self, record: Record, published_doi: str) -> Publication | None:
         """The lab's paper that is the published version of a preprint."""
         if published_doi in self.by_doi:
@@ -319,17 +327,18 @@ class _Writes:
 def _link_versions(
     created: Iterable[tuple[Candidate, list[tuple[Person, Found]]]], lab: LabPapers
 ) -> None:
-    """A new preprint is linked to its published version, a lab paper or a candidate: the
-    one whose DOI the preprint names, else one of the same title that is not a preprint.
-    The other versions are looked up in one query per 100 new preprints, not one each."""
-    preprints = []
+    """A new work is linked to its other version, a lab paper or a candidate: a preprint to
+    the one whose DOI it names, else one of the same title that is not a preprint; a
+    published work to a preprint of the same title (a candidate of this run is left to link
+    itself). The other versions are looked up in one query per 100 new works, not one each."""
+    works = []
     for candidate, members in created:
         record = Record.from_json(candidate.record)
-        if is_preprint(record):
-            published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
-            preprints.append((candidate, record, published_doi, title_key(record.title)))
-    for start in range(0, len(preprints), _LINK_CHUNK):
-        chunk = preprints[start : start + _LINK_CHUNK]
+        published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
+        works.append((candidate, record, published_doi, title_key(record.title)))
+    new = {candidate.pk for candidate, _ in created}
+    for start in range(0, len(works), _LINK_CHUNK):
+        chunk = works[start : start + _LINK_CHUNK]
         query = Q()
         for _, _, published_doi, key in chunk:
             if published_doi:
@@ -339,7 +348,6 @@ def _link_versions(
         rows = (
             list(
                 WorkId.objects.filter(query)
-                .exclude(value__endswith="|preprint")
                 .order_by("kind", "pk")  # "doi" before "title"
                 .values_list("kind", "value", "candidate_id")
             )
@@ -347,19 +355,31 @@ def _link_versions(
             else []
         )
         for candidate, record, published_doi, key in chunk:
-            paper = lab.published_version(record, published_doi)
-            twin = next(
-                (
+            if is_preprint(record):
+                paper = lab.published_version(record, published_doi)
+                twins = (
                     candidate_id
                     for kind, value, candidate_id in rows
-                    if candidate_id != candidate.pk
-                    and (
-                        (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
-                        or (kind == WorkId.Kind.TITLE and key and value.startswith(f"{key}|"))
+                    if (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
+                    or (
+                        kind == WorkId.Kind.TITLE
+                        and key
+                        and value.startswith(f"{key}|")
+                        and not value.endswith("|preprint")
                     )
-                ),
-                None,
-            )
+                )
+            else:
+                paper = lab.preprint_version(record)
+                twins = (
+                    candidate_id
+                    for kind, value, candidate_id in rows
+                    if kind == WorkId.Kind.TITLE
+                    and key
+                    and value.startswith(f"{key}|")
+                    and value.endswith("|preprint")
+                    and candidate_id not in new
+                )
+            twin = next((pk for pk in twins if pk != candidate.pk), None)
             if paper is not None or twin is not None:
                 candidate.version_of = paper
                 candidate.version_of_candidate_id = twin

@@ -114,17 +114,16 @@ class Candidate(models.Model):
 
     def other_version_paper_id(self):
         """The pk of the lab's paper this work is another version of: the one it is linked
-        to, else the paper its linked candidate became once accepted or merged (a query
-        then), else None. The review offers the merge into it."""
+        to, else the paper a candidate linked to it either way became once accepted or
+        merged (a query then), else None. Accepting joins it to that paper; the review
+        offers the merge into it."""
         if self.version_of_id:
             return self.version_of_id
-        if self.version_of_candidate_id:
-            return (
-                Candidate.objects.filter(pk=self.version_of_candidate_id)
-                .values_list("publication_id", flat=True)
-                .first()
-            )
-        return None
+        linked = Candidate.objects.filter(
+            models.Q(pk=self.version_of_candidate_id) | models.Q(version_of_candidate=self.pk),
+            publication__isnull=False,
+        )
+        return linked.values_list("publication_id", flat=True).order_by("pk").first()
 
 
 class WorkId(models.Model):

@@ -7,7 +7,8 @@ The steps, in order (each checks the invariants below before the next begins):
     menu), a research theme, an opening and a post;
  4. week 1: a harvest over recorded answers, from two of the five sources;
  5. review: one work accepted, one rejected, one disowned ("not mine");
- 6. week 2: every source answers, one more work appears, counts move;
+ 6. week 2: every source answers, one more work appears, counts move; a preprint and then
+    its journal version accepted become one paper;
  7. week 3: OpenAlex has merged the member's author id into another;
  8. a citation refresh;
  9. an invitation (mail after commit);
@@ -231,6 +232,22 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
         gone.refresh_from_db()
         assert gone.status == "rejected"
     year.step("week 2: every source, counts moved", new={"CitationReading"}, fills=True)
+
+    # 6b. review: a preprint accepted, then its journal version: one paper, the version of
+    # record, and no fact of any other paper moved
+    preprint = Candidate.objects.get(status="open", version_of_candidate__status="open")
+    journal = preprint.version_of_candidate
+    papers = Publication.objects.count()
+    joined = review.accept(preprint, admin)
+    assert review.accept(journal, admin) == joined
+    assert Publication.objects.count() == papers + 1
+    joined.refresh_from_db()
+    assert (joined.doi, joined.status) == (journal.record["doi"], "published")
+    assert joined.source_fields["preprint_doi"] == preprint.record["doi"]
+    year.step(
+        "review: a preprint, then its journal version: one paper",
+        new={"Publication", "Authorship", "Venue"},
+    )
 
     # 7. week 3: the member's OpenAlex author was merged into another
     piwowar.openalex_id = "A5000000001"

@@ -78,3 +78,30 @@ def test_a_preprint_and_its_journal_version_from_two_sources_become_one_paper(
     links = [a.get_attribute("href") for a in page.query_selector_all("main a")]
     assert "https://doi.org/10.1103/physrevb.85.115117" in links
     assert "https://arxiv.org/abs/1111.2011" in links
+
+
+def test_accepting_the_preprint_after_its_journal_version_joins_them_in_one_paper(
+    lab_admin_page, live_server
+):
+    member = factories.PersonFactory(name="Adrian Del Maestro", orcid="0000-0002-1825-0097")
+    preprint = arxiv.read_entry(_arxiv_entry(), print)
+    journal = crossref.works(member, CrossrefAnswer(), print)
+    fold([(member, preprint), *((member, found) for found in journal)])
+    from_arxiv = Candidate.objects.get(provenances__source="arxiv")
+    page = lab_admin_page
+    page.goto(live_server.url + "/admin/harvest/candidate/")
+    page.click(f"text={TITLE} (2012)")
+    page.click("button[value=accept]")
+    page.wait_for_load_state()
+
+    # plain Accept on the preprint: the preview names the paper it joins, and it joins it
+    page.goto(live_server.url + f"/admin/harvest/candidate/{from_arxiv.pk}/review/")
+    assert f"It joins “{TITLE}”, already in the lab: one paper." in page.inner_text("#content-main")
+    page.click("button[value=accept]")
+    page.wait_for_load_state()
+
+    assert f"Accepted into “{TITLE}”" in page.inner_text(".messagelist")
+    paper = Publication.objects.get()
+    assert (paper.doi, paper.arxiv_id) == ("10.1103/physrevb.85.115117", "1111.2011")
+    assert paper.status == Publication.Status.PUBLISHED
+    assert Candidate.objects.get(pk=from_arxiv.pk).status == "merged"

@@ -5,6 +5,7 @@ where and when they were read."""
 import datetime
 import io
 import json
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -13,6 +14,7 @@ from publications.models import CitationReading, Publication
 from tests.factories import ProjectFactory, authored
 
 pytestmark = pytest.mark.django_db
+DATA = Path(__file__).parent / "data"
 
 
 def counts(services, by_year=None, **by_doi):
@@ -172,6 +174,28 @@ def test_a_new_sites_first_harvest_charts_the_citation_history_openalex_gives(
         ("2025-12-31", 20),
         ("2026-06-01", 30),
     ]
+
+
+def test_the_first_harvest_shows_openalexs_real_counts_with_their_source_and_date(
+    services, piwowar, client, monkeypatch
+):
+    # The lab moved in with two of the member's papers; OpenAlex answers for their DOIs as
+    # it answered for the member's works (the recorded answer: counts and counts_by_year).
+    for doi in ("10.7717/peerj.4375", "10.1371/journal.pone.0000308"):
+        authored(piwowar, names=("Heather A. Piwowar",), at=1, doi=doi, kind="journal")
+    recorded = [DATA / "openalex-works-1.json", DATA / "openalex-works-2.json"]
+    works = [w for path in recorded for w in json.loads(path.read_text())["results"]]
+    services.counts_file.write_text(json.dumps({"meta": {"count": 2}, "results": works}))
+
+    harvest_on(datetime.date(2026, 6, 1), monkeypatch)
+
+    page = client.get("/people/heather-piwowar/").content.decode()
+    # 1580 + 1267 read now; 1479 by the end of 2025 (1580 less 2026's 101)
+    assert "2847" in page and "OpenAlex · 1 Jun 2026" in page
+    assert "Citations as read by the end of each year: 2025: 1479, 2026: 2847" in page
+    assert "Citations, as read each year (OpenAlex · 1 Jun 2026)" in page
+    page = client.get("/zh-hans/people/heather-piwowar/").content.decode()
+    assert "2025: 1479, 2026: 2847" in page and "(OpenAlex · 2026" in page
 
 
 def test_a_later_harvest_adds_a_reading_and_rewrites_no_history(

@@ -115,6 +115,32 @@ def test_a_preprint_of_a_paper_in_the_lab_is_linked_to_that_paper(services, piwo
     assert not Candidate.objects.filter(title=STATE_OF_OA).exists()
 
 
+def test_a_published_work_whose_preprint_is_in_the_lab_is_linked_to_that_paper(services, piwowar):
+    paper = authored(
+        piwowar,
+        names=("Heather Piwowar", "Jason Priem"),
+        at=1,
+        title=PREPRINT,
+        kind="preprint",
+        status="preprint",
+        date="2017-08",
+    )
+
+    harvest()
+
+    assert Candidate.objects.get(title=STATE_OF_OA).version_of == paper
+
+
+def test_a_published_work_harvested_after_its_preprint_is_linked_to_it(services, piwowar):
+    harvest("--source", "orcid")
+    Candidate.objects.filter(title=STATE_OF_OA).delete()  # as if not yet published then
+
+    harvest()
+
+    published = Candidate.objects.get(title=STATE_OF_OA)
+    assert published.version_of_candidate == Candidate.objects.get(title=PREPRINT)
+
+
 def test_a_second_run_adds_no_candidate(services, piwowar):
     harvest()
     before = candidate_table()

@@ -211,3 +211,86 @@ def test_once_the_journal_version_is_accepted_its_preprints_review_offers_the_me
     page = client.get(review_url(preprint)).content.decode()
 
     assert f'<option value="{paper.pk}" selected>' in page
+
+
+def _versions(harvested):
+    journal = next(c for c in harvested.values() if c.title.startswith("The state of OA"))
+    preprint = next(c for c in harvested.values() if c.title.startswith("The State of OA"))
+    return journal, preprint
+
+
+def test_accepting_a_preprint_whose_journal_version_is_in_the_lab_joins_that_paper(
+    harvested, cast, client
+):
+    client.force_login(cast["admin"])
+    journal, preprint = _versions(harvested)
+    client.post(review_url(journal), {"action": "accept"})
+    paper = Publication.objects.get(doi="10.7717/peerj.4375")
+
+    page = client.get(review_url(preprint)).content.decode()
+    assert "It joins “The state of OA" in page
+    response = client.post(review_url(preprint), {"action": "accept"}, follow=True)
+
+    assert "Accepted into “The state of OA" in response.content.decode()
+    assert list(Publication.objects.filter(title_key=paper.title_key)) == [paper]
+    paper.refresh_from_db()
+    assert (paper.doi, paper.status, paper.kind) == ("10.7717/peerj.4375", "published", "journal")
+    preprint.refresh_from_db()
+    assert (preprint.status, preprint.publication) == ("merged", paper)
+
+
+def test_accepting_the_journal_version_of_a_preprint_in_the_lab_makes_it_the_version_of_record(
+    harvested, cast, client
+):
+    client.force_login(cast["admin"])
+    journal, preprint = _versions(harvested)
+    client.post(review_url(preprint), {"action": "accept"})
+    paper = Publication.objects.get(doi="10.7287/peerj.preprints.3119v1")
+    assert (paper.status, paper.kind) == ("preprint", "preprint")
+
+    page = client.get(review_url(journal)).content.decode()
+    assert "The paper becomes this published version:" in page
+    client.post(review_url(journal), {"action": "accept"})
+
+    assert list(Publication.objects.filter(title_key=paper.title_key)) == [paper]
+    paper.refresh_from_db()
+    assert (paper.doi, paper.status, paper.kind) == ("10.7717/peerj.4375", "published", "journal")
+    assert paper.title == journal.title and paper.date.isoformat() == "2018-02-13"
+    assert paper.venue.short_name != "PeerJ Preprints" and paper.volume == "6"
+    assert paper.source_fields["preprint_doi"] == "10.7287/peerj.preprints.3119v1"
+    rows = paper.authorships.order_by("position")
+    assert [a.family_name for a in rows] == [a["family"] for a in journal.record["authors"]]
+    assert rows[0].person.name == "Heather A. Piwowar" and len(rows) == 9
+    journal.refresh_from_db()
+    assert (journal.status, journal.publication) == ("merged", paper)
+
+
+def test_accepting_both_versions_at_once_makes_one_paper(harvested, cast, client):
+    client.force_login(cast["admin"])
+    journal, preprint = _versions(harvested)
+
+    client.post(
+        "/admin/harvest/candidate/",
+        {"action": "accept_selected", "_selected_action": [journal.pk, preprint.pk]},
+    )
+
+    paper = Publication.objects.get(doi="10.7717/peerj.4375")
+    assert list(Publication.objects.filter(title_key=paper.title_key)) == [paper]
+    assert paper.status == "published"
+    statuses = set(Candidate.objects.filter(publication=paper).values_list("status", flat=True))
+    assert statuses == {"accepted", "merged"}
+
+
+def test_a_member_accepting_a_version_of_someone_elses_paper_is_refused(harvested, cast, client):
+    journal, preprint = _versions(harvested)
+    client.force_login(cast["admin"])
+    client.post(review_url(journal), {"action": "accept"})
+    paper = Publication.objects.get(doi="10.7717/peerj.4375")
+    paper.authorships.update(person=None)  # no longer the member's
+    client.force_login(cast["owner"])
+
+    page = client.post(review_url(preprint), {"action": "accept"}, follow=True).content.decode()
+
+    assert "another version of it is" in page and "a paper you are not an author of" in page
+    assert Publication.objects.filter(title_key=paper.title_key).count() == 1
+    assert Candidate.objects.get(pk=preprint.pk).status == "open"
