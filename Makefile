@@ -6,11 +6,12 @@ HOST ?= 127.0.0.1:8000
 
 .PHONY: run test lint lock messages system
 
-# A CV's PDF needs Pango (WeasyPrint typesets with it) and fonts with Chinese (Noto CJK);
-# the tests read PDFs back with poppler's pdftotext. Debian's packages are installed when
+# A CV's PDF needs Pango (WeasyPrint typesets with it) and the Noto fonts its stylesheet
+# names alone: Noto Serif (fonts-noto-core) and Noto Serif CJK SC (fonts-noto-cjk);
+# the tests read PDFs back with poppler-utils. Debian's packages are installed when
 # missing (as root, or through sudo); on another system, install the same by hand. The site
 # runs without them; only the PDF needs them.
-SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk
+SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-core fonts-noto-cjk
 system:
 	@missing=$$(for p in $(SYSTEM_PACKAGES) $(SYSTEM_EXTRA); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -18,7 +19,7 @@ system:
 	    sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	    { $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; } \
 	      || echo "Could not install $$missing: the site runs, but a CV's PDF needs them."; \
-	  else echo "The CV's PDF needs: $$missing (Pango and Noto CJK fonts)"; fi; \
+	  else echo "The CV's PDF needs: $$missing (Pango and the Noto fonts)"; fi; \
 	fi
 
 $(PY):

@@ -1,6 +1,6 @@
 """Every public page type of the demo lab, with DEBUG off (404 and 500 included), is valid
 HTML by the Nu HTML Checker and has no WCAG 2.1 AA violation by axe-core in Chromium, in
-the light and the dark theme.
+the light and the dark theme; and so is every page type of a personal site (PERSONAL_SITE).
 
 The checkers come from npm (vnu-jar, axe-core; CI installs them and names them in VNU_JAR
 and AXE_JS). Without them the test is skipped, unless REQUIRE_BROWSER is set.
@@ -19,6 +19,7 @@ from django.views.defaults import server_error
 from labsite.outages import outage_response
 from publications.models import Publication
 from talks.models import Talk
+from website.models import Opening, Post, Theme
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -136,12 +137,47 @@ def test_every_page_type_has_no_wcag_aa_violation(
     assert _axe_violations(browser, live_server, page_types, theme) == {}
 
 
-def test_a_personal_sites_home_is_valid_and_accessible(
-    checkers, page_types, client, browser, live_server, settings, tmp_path
-):
-    """PERSONAL_SITE: the member's profile is the home page, in both languages."""
+@pytest.fixture
+def personal_site_pages(page_types, settings):
+    """One address of each public page type of a personal site (PERSONAL_SITE) of the demo
+    lab's fullest member, in English and in Chinese: what a visitor or a crawler of his
+    site finds, each about him."""
     settings.PERSONAL_SITE = "teng-ma"
-    homes = ["/", "/zh-hans/", "/people/teng-ma/cv/"]
+    papers = Publication.objects.published()  # his alone, as on his site
+    talk = next(t for t in Talk.objects.published().for_listing() if t.has_page)
+    assert talk.speakers.filter(person__slug="teng-ma").exists()
+    english = [
+        "/",  # his profile
+        "/?kind=journal",
+        "/people/teng-ma/cv/",
+        "/publications/",
+        "/publications/?year=2025",
+        papers.filter(kind="conference").first().get_absolute_url(),
+        papers.filter(kind="preprint").first().get_absolute_url(),
+        papers.filter(kind="patent").first().get_absolute_url(),
+        "/talks/",
+        talk.get_absolute_url(),
+        "/awards/",
+        "/news/",
+        "/posts/",
+        Post.objects.published().first().get_absolute_url(),
+        "/themes/",
+        Theme.objects.published().first().get_absolute_url(),
+        "/openings/",
+        Opening.objects.published().first().get_absolute_url(),
+        "/no-such-page/",
+    ]
+    return english + ["/zh-hans" + url for url in english]
 
-    assert _vnu_errors(client, homes, tmp_path) == []
-    assert _axe_violations(browser, live_server, homes) == {}
+
+def test_every_page_type_of_a_personal_site_is_valid_html(
+    checkers, personal_site_pages, client, tmp_path
+):
+    assert _vnu_errors(client, personal_site_pages, tmp_path) == []
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_page_type_of_a_personal_site_has_no_wcag_aa_violation(
+    checkers, personal_site_pages, browser, live_server, theme
+):
+    assert _axe_violations(browser, live_server, personal_site_pages, theme) == {}

@@ -14,7 +14,7 @@ from publications.models import Publication
 from tests import factories
 
 pytestmark = pytest.mark.django_db
-POPPLER = shutil.which("pdftotext") and shutil.which("pdfinfo")
+POPPLER = all(shutil.which(tool) for tool in ("pdftotext", "pdfinfo", "pdffonts"))
 
 
 @pytest.fixture
@@ -160,28 +160,43 @@ def test_without_pango_the_pdf_says_so_and_the_page_still_works(client, monkeypa
     assert client.get("/people/feng-ren/cv/").status_code == 200
 
 
+def _layout_lines(response, tmp_path):
+    """The PDF's text as pdftotext -layout reads it: one string per printed line, its
+    columns kept apart by runs of spaces."""
+    path = tmp_path / "layout.pdf"
+    path.write_bytes(response.content)
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, check=True
+    ).stdout
+    return text.decode().splitlines()
+
+
+def _cv_dates(page):
+    """Every date the CV's page prints in its date column, as printed (a period, a talk's
+    or an award's date), one per dated entry."""
+    found = re.findall(r'class="(?:timeline__when|dated-list__date)">(.*?)</span>', page)
+    return [_plain(date) for date in found if _plain(date)]  # an undated row: nothing to break
+
+
 @pytest.mark.parametrize("prefix", ["", "/zh-hans"])
-def test_no_date_in_either_languages_cv_pdf_is_split_across_lines(
+def test_every_cv_date_is_on_one_line_in_its_column_in_either_languages_pdf(
     client, demo, poppler, tmp_path, prefix
 ):
-    from django.utils import translation
-
-    person = Person.objects.get(slug="teng-ma")
-    path = tmp_path / "cv.pdf"
-    path.write_bytes(client.get(f"{prefix}/people/teng-ma/cv.pdf").content)
-    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, check=True).stdout
-    lines = [" ".join(line.split()) for line in text.decode().splitlines()]
-
-    with translation.override("zh-hans" if prefix else "en"):
-        periods = {
-            str(row.period)
-            for rows in (person.education.all(), person.experience.all())
-            for row in rows
-            if row.period
-        }
-    assert len(periods) >= 3
-    for period in periods:
-        assert any(" ".join(period.split()) in line for line in lines), period
+    """Every dated entry of every demo member's CV (education, experience, honors, talks,
+    service) begins a line of the PDF with its whole date, the entry's text beside it:
+    no "Sep 2016 – Jun / 2021", no "至 / 今", no date alone on a line above its entry."""
+    members = [p.slug for p in Person.objects.published() if p.has_page]
+    assert len(members) == 2
+    checked = []
+    for slug in members:
+        dates = _cv_dates(client.get(f"{prefix}/people/{slug}/cv/").content.decode())
+        lines = _layout_lines(client.get(f"{prefix}/people/{slug}/cv.pdf"), tmp_path)
+        for date in set(dates):
+            beside = re.compile(rf"^\s*{re.escape(date)}\s+\S")
+            printed = [line for line in lines if beside.match(line.replace("\xa0", " "))]
+            assert len(printed) >= dates.count(date), (slug, date)
+        checked += dates
+    assert len(checked) >= 30 and any("–" in date for date in checked)
 
 
 def test_cv_headings_over_each_kind_are_plural_with_their_counts(client, demo):
@@ -219,6 +234,23 @@ def test_the_cv_pdf_is_tagged_for_screen_readers_in_both_languages(
 
     assert info["Tagged"] == "yes"
     assert info["Author"] == "Teng Ma"
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh-hans"])
+def test_the_cv_pdf_is_set_in_embedded_noto_fonts_alone_in_both_languages(
+    client, demo, poppler, tmp_path, prefix
+):
+    """The fonts `make system` installs (fonts-noto-core, fonts-noto-cjk), embedded: no
+    fallback to another family (the English PDF was set in DejaVu Serif)."""
+    path = tmp_path / "fonts.pdf"
+    path.write_bytes(client.get(f"{prefix}/people/teng-ma/cv.pdf").content)
+    listed = subprocess.run(["pdffonts", str(path)], capture_output=True, check=True)
+    rows = [line.split() for line in listed.stdout.decode().splitlines()[2:]]
+
+    fonts = {row[0].split("+", 1)[-1]: row[-5] for row in rows}  # name: embedded
+    assert "Noto-Serif" in fonts and "Noto-Serif-CJK-SC" in fonts  # Latin and Chinese
+    assert all(name.startswith("Noto-") for name in fonts), fonts
+    assert set(fonts.values()) == {"yes"}, fonts
 
 
 class _Queue:
