@@ -32,11 +32,13 @@ answer, pages stored under the version last read are still served (nothing can c
 meanwhile), and every other request gets the outage page (labsite.outages).
 """
 
+import collections
 import functools
 import gzip
 import hashlib
 import logging
 import re
+import threading
 import time
 from urllib.parse import urlsplit
 
@@ -57,6 +59,9 @@ PAGE_TIMEOUT = 24 * 3600  # entries of past versions are never read again; they 
 # database does not answer.
 LAST_VERSION_KEY = "labsite:last-content-version"
 _PRUNE_EVERY = 1000  # change-log rows added between two prunings of the log
+# Bytes of pages each process keeps beside the cache (RecentPages): the team, home and list
+# pages gzip to 3-60 KB, so the pages visitors ask most fit many times over.
+RECENT_PAGES_BYTES = 16 * 1024 * 1024
 DATABASE_RETRY = 5  # seconds a worker serves the version it read last before asking again
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _COMPRESSIBLE = re.compile(r"^(text/|application/(json|xml|rss\+xml|atom\+xml|x-bibtex|vnd\.))")
@@ -175,6 +180,8 @@ class PublicPageCacheMiddleware:
             cache.set(key, page, PAGE_TIMEOUT)
         except Exception:
             _cache_unavailable()
+        else:
+            recent_pages.put(key, page)
         return _django_answer(request.META, page, "miss")
 
 
@@ -203,12 +210,62 @@ def _stored_page(meta):
     version = _serving_version()
     if version is None:
         return None, None
+    key = page_key(meta, version)
+    page = recent_pages.get(key)
+    if page is not None:
+        return key, page
     try:
-        key = page_key(meta, version)
-        return key, cache.get(key)
+        page = cache.get(key)
     except Exception:  # the cache server's own errors, whichever backend
         _cache_unavailable()
         return None, None
+    if page is not None:
+        recent_pages.put(key, page)
+    return key, page
+
+
+class RecentPages:
+    """The pages this process served last, by cache key, up to `max_bytes`: a hit on one of
+    them asks the cache nothing (no round trip to Redis, no unpickling of the page). A key
+    names the content version and the day, read for each request as before, so a page kept
+    here is the very page the cache holds under that key, never one built before a save."""
+
+    def __init__(self, max_bytes):
+        self.max_bytes = max_bytes
+        self._pages = collections.OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key, page):
+        size = _size(page)
+        if size > self.max_bytes // 4:
+            return
+        with self._lock:
+            if key in self._pages:
+                return
+            self._pages[key] = page
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                self._bytes -= _size(self._pages.popitem(last=False)[1])
+
+    def clear(self):
+        with self._lock:
+            self._pages.clear()
+            self._bytes = 0
+
+
+def _size(page):
+    return len(page["body"]) + len(page["gzip"] or b"")
+
+
+recent_pages = RecentPages(RECENT_PAGES_BYTES)
 
 
 _last_version = None
@@ -307,10 +364,17 @@ def canonical_host(meta):
     domain, _port = split_domain_port(host)  # the name lower-cased, as Django compares it
     if not domain:
         return host  # refused by Django: nothing is stored under it
-    site = urlsplit(settings.SITE_URL)
-    if site.port and site.hostname == domain.strip("[]"):
-        return f"{domain}:{site.port}"
+    site_name, site_port = _site_name_and_port(settings.SITE_URL)
+    if site_port and site_name == domain.strip("[]"):
+        return f"{domain}:{site_port}"
     return domain
+
+
+@functools.lru_cache(maxsize=4)
+def _site_name_and_port(site_url):
+    # read once, not split again on every cache hit (a fifth of a hit's own time)
+    site = urlsplit(site_url)
+    return site.hostname, site.port
 
 
 def page_key(meta, version):
@@ -327,8 +391,20 @@ def page_key(meta, version):
     site = settings.PERSONAL_SITE  # the same address is another page on a personal site
     # Pages change with the day as well as with content: an opening leaves the list after
     # its deadline, a post dated ahead appears on its day.
-    day = timezone.localdate().isoformat()
+    day = _local_day()
     return f"labsite:page:{version}:{day}:{site}:{scheme}:{host}:{path}?{query}"
+
+
+_today = (0, "")  # (the clock's second it was worked out in, the local date)
+
+
+def _local_day():
+    """Today's local date as text, worked out once a second rather than on every hit."""
+    global _today
+    second = int(time.time())
+    if _today[0] != second:
+        _today = (second, timezone.localdate().isoformat())
+    return _today[1]
 
 
 def _storable(response):

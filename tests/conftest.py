@@ -16,6 +16,7 @@ from django.utils import translation
 
 from core import content
 from lab.models import forget_loaded_settings
+from labsite.page_cache import recent_pages
 from tests.factories import PersonFactory
 
 
@@ -23,9 +24,11 @@ from tests.factories import PersonFactory
 def _clear_cache():
     """Each test starts from its own database state, with nothing cached from another."""
     cache.clear()
+    recent_pages.clear()
     forget_loaded_settings()
     yield
     cache.clear()
+    recent_pages.clear()
     # A request to a Chinese page leaves Chinese active in this thread, as in any worker
     # (the next request sets its own); the next test starts in English.
     translation.activate(settings.LANGUAGE_CODE)
