@@ -38,6 +38,8 @@ def web_url_or_empty(value):
 
 class WebURLFormField(forms.URLField):
     default_validators = [validate_web_url]
+    # what Django calls "not a valid URL" (javascript:alert(1)) is refused with the one message
+    default_error_messages = {"invalid": MESSAGE}
 
     def __init__(self, **kwargs):
         kwargs.setdefault("assume_scheme", "https")

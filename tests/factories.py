@@ -293,6 +293,14 @@ class ThemeFactory(factory.django.DjangoModelFactory):
     is_published = True
 
 
+class HomeSectionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.HomeSection
+        django_get_or_create = ["kind"]
+
+    kind = website.HomeSection.Kind.NEWS
+
+
 def photo_upload(size=(64, 64), color="teal", name="me.png"):
     """A PNG as a browser uploads it, for photo fields."""
     buffer = io.BytesIO()

@@ -1,12 +1,13 @@
-"""Admin for the lab's own pages, the site's menu, its openings and research themes (lab
-admins only), and for posts (lab admins all, a member those they are an author of)."""
+"""Admin for the lab's own pages, the site's menu, the home page's sections, its openings and
+research themes (lab admins only), and for posts (lab admins all, a member those they are
+an author of)."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
 from lab.editing import LabModelAdmin, MemberRowsInline
-from website.models import MenuItem, Opening, Page, Post, PostAuthor, Theme
+from website.models import HomeSection, MenuItem, Opening, Page, Post, PostAuthor, Theme
 
 
 class PageMenuItemInline(admin.TabularInline):
@@ -143,3 +144,29 @@ class ThemeAdmin(LabModelAdmin):
     @admin.display(description=_("members"))
     def member_count(self, theme):
         return len(theme.members.all())
+
+
+@admin.register(HomeSection)
+class HomeSectionAdmin(LabModelAdmin):
+    """The home page's sections: which show, in what order, under what heading; the
+    banner's image, text and link, the contact section's map."""
+
+    list_display = ["__str__", "kind", "position", "is_shown"]
+    list_editable = ["position", "is_shown"]
+    fieldsets = [
+        (None, {"fields": [("kind", "position", "is_shown"), tuple(in_languages("heading"))]}),
+        (_("News, publications, posts, research themes, openings"), {"fields": ["count"]}),
+        (
+            _("Banner"),
+            {
+                "fields": [
+                    "image",
+                    tuple(in_languages("image_alt")),
+                    tuple(in_languages("text")),
+                    "link_url",
+                    tuple(in_languages("link_label")),
+                ]
+            },
+        ),
+        (_("Contact"), {"fields": ["map_url"]}),
+    ]

@@ -1,5 +1,7 @@
-"""The home page: the lab, its team, selected (else recent) papers and the latest news; on
-a personal site (PERSONAL_SITE), its member's profile."""
+"""The home page: the lab's name and tagline, then the sections the lab admin composed
+(website.HomeSection: banner, about, research themes, news, publications, team, openings,
+posts, contact) in their order, else the default composition (about, team, selected or
+recent papers, news); on a personal site (PERSONAL_SITE), its member's profile."""
 
 import logging
 
@@ -7,20 +9,22 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
+from core.templatetags.labsite import fallback_lang
+from lab.models import LabSettings
 from labsite.pages.people import ProfileView
 from people.models import NewsItem, Person
 from publications import listing
 from publications.authors import merge_legends
 from publications.models import Publication
 from publications.profile import ProfilePapers
+from website.models import HomeSection, Opening, Post, Theme
 
-HOME_NEWS_COUNT = 5
-HOME_PUBLICATION_COUNT = 6
+Kind = HomeSection.Kind
 logger = logging.getLogger(__name__)
 
 
 class HomeView(TemplateView):
-    """Lab name, tagline and About, the team, selected (else recent) papers, latest news."""
+    """Lab name and tagline, then the home's sections in the lab admin's order."""
 
     template_name = "labsite/home.html"
 
@@ -38,14 +42,100 @@ class HomeView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["team"] = Person.objects.published().current()
-        context["news"] = NewsItem.objects.published().select_related("person")[:HOME_NEWS_COUNT]
-        papers = Publication.objects.published().exclude(kind=Publication.Kind.PATENT)
-        selected = listing.papers(papers.filter(is_selected=True)[:HOME_PUBLICATION_COUNT])
-        context["publications_heading"] = (
-            _("Selected publications") if selected else _("Recent publications")
-        )
-        shown = selected or listing.papers(papers[:HOME_PUBLICATION_COUNT])
-        context["publications"] = listing.entries(shown)
-        context["legend"] = merge_legends(context["publications"])
+        context["sections"] = home_sections(LabSettings.load())
         return context
+
+
+def home_sections(lab):
+    """Each shown section that has something to show, in order, as the context its partial
+    (templates/labsite/home/_<kind>.html) reads: one query for the sections, then at most
+    four a section (publications), whatever the number of items."""
+    rows = {row.kind: row for row in HomeSection.objects.all()}
+    for kind in Kind:
+        if kind not in rows and kind.shown_by_default:
+            rows[kind] = HomeSection(kind=kind, position=kind.default_position)
+    shown = sorted(
+        (row for row in rows.values() if row.is_shown),
+        key=lambda row: (row.position, Kind(row.kind).default_position),
+    )
+    sections = []
+    for row in shown:
+        section = _BUILDERS[row.kind](row, lab)
+        if section is None:  # nothing to show: no heading over an empty list
+            continue
+        heading = row.heading or section.pop("heading", "")
+        section.update(
+            kind=row.kind,
+            row=row,
+            template=f"labsite/home/_{row.kind}.html",
+            heading=heading,
+            heading_lang=fallback_lang(row, "heading") if row.heading else "",
+        )
+        sections.append(section)
+    return sections
+
+
+def _banner(row, lab):
+    return {}
+
+
+def _about(row, lab):
+    return {"heading": _("About")} if lab.about else None
+
+
+def _themes(row, lab):
+    themes = list(Theme.objects.published()[: row.shown_count])
+    return {"heading": _("Research"), "themes": themes} if themes else None
+
+
+def _news(row, lab):
+    news = list(NewsItem.objects.published().select_related("person")[: row.shown_count])
+    return {"heading": _("News"), "news": news} if news else None
+
+
+def _publications(row, lab):
+    papers = Publication.objects.published().exclude(kind=Publication.Kind.PATENT)
+    selected = listing.papers(papers.filter(is_selected=True)[: row.shown_count])
+    shown = selected or listing.papers(papers[: row.shown_count])
+    if not shown:
+        return None
+    entries = listing.entries(shown)
+    return {
+        "heading": _("Selected publications") if selected else _("Recent publications"),
+        "publications": entries,
+        "legend": merge_legends(entries),
+    }
+
+
+def _team(row, lab):
+    team = list(Person.objects.published().current())
+    return {"heading": _("Team"), "team": team} if team else None
+
+
+def _openings(row, lab):
+    openings = list(Opening.objects.open()[: row.shown_count])
+    return {"heading": _("Join us"), "openings": openings} if openings else None
+
+
+def _posts(row, lab):
+    posts = list(Post.objects.published().for_listing()[: row.shown_count])
+    return {"heading": _("Posts"), "posts": posts} if posts else None
+
+
+def _contact(row, lab):
+    if not (lab.address or lab.contact_email or row.map_url):
+        return None
+    return {"heading": _("Contact")}
+
+
+_BUILDERS = {
+    Kind.BANNER: _banner,
+    Kind.ABOUT: _about,
+    Kind.THEMES: _themes,
+    Kind.NEWS: _news,
+    Kind.PUBLICATIONS: _publications,
+    Kind.TEAM: _team,
+    Kind.OPENINGS: _openings,
+    Kind.POSTS: _posts,
+    Kind.CONTACT: _contact,
+}

@@ -29,6 +29,7 @@ from publications.models import Publication
 from talks.models import Speaker
 from tests import factories
 from tests.admin_forms import form_data
+from website.models import HomeSection
 
 NOT_ARCHIVED = [
     "contenttypes",
@@ -76,7 +77,13 @@ def _public_pages():
 
 def _edited_demo_lab(admin_client):
     """The demo lab, then what a lab admin does to it: a photo uploaded, a title edited,
-    a paper deleted and brought back from its history."""
+    a paper deleted and brought back from its history, an image put on the home's banner."""
+    banner = HomeSection.objects.get(kind="banner")
+    url = f"/admin/website/homesection/{banner.pk}/change/"
+    data = form_data(
+        admin_client.get(url), image=factories.photo_upload((800, 400)), image_alt="Servers"
+    )
+    assert admin_client.post(url, data).status_code == 302
     person = Person.objects.get(slug="teng-ma")
     url = f"/admin/people/person/{person.pk}/change/"
     data = form_data(
@@ -129,6 +136,7 @@ def test_a_lab_comes_back_from_its_archive_row_for_row_and_page_for_page(demo, a
     assert [path for path in pages if restored[path] != pages[path]] == []
     with default_storage.open(photo_name, "rb") as file:
         assert file.read() == photo
+    assert default_storage.exists(HomeSection.objects.get(kind="banner").image.name)
     assert len(pages) > 200
 
 

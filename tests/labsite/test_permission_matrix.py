@@ -58,7 +58,7 @@ MATRIX = {
         "other": ["ok", "ok", "absent", "absent", "denied", "unchanged"],
         "anonymous": ["login"] * 5 + ["unchanged"],
     },
-    # The lab's own pages and openings: lab admins alone write them.
+    # The lab's own pages, openings and home page: lab admins alone write them.
     "page": {
         "admin": ["ok"] * 6,
         "owner": ["denied"] * 5 + ["unchanged"],
@@ -66,6 +66,12 @@ MATRIX = {
         "anonymous": ["login"] * 5 + ["unchanged"],
     },
     "opening": {
+        "admin": ["ok"] * 6,
+        "owner": ["denied"] * 5 + ["unchanged"],
+        "other": ["denied"] * 5 + ["unchanged"],
+        "anonymous": ["login"] * 5 + ["unchanged"],
+    },
+    "homesection": {
         "admin": ["ok"] * 6,
         "owner": ["denied"] * 5 + ["unchanged"],
         "other": ["denied"] * 5 + ["unchanged"],
@@ -96,6 +102,7 @@ APPS = {
     "post": "website",
     "page": "website",
     "opening": "website",
+    "homesection": "website",
     "labsettings": "lab",
 }
 
@@ -117,6 +124,8 @@ def _owned_object(model, owner_person):
         return factories.PageFactory(title="Lab page")
     if model == "opening":
         return factories.OpeningFactory(title="Lab opening")
+    if model == "homesection":
+        return factories.HomeSectionFactory(heading="Lab news")
     if model == "venue":
         return factories.VenueFactory(short_name="SOSP", name="Symposium")
     return LabSettings.load()
@@ -133,6 +142,7 @@ FORGED = {
     "post": ("title_en", "forged"),
     "page": ("title_en", "forged"),
     "opening": ("title_en", "forged"),
+    "homesection": ("heading_en", "forged"),
     "labsettings": ("name", "forged"),
 }
 

@@ -17,6 +17,7 @@ from labsite.static_site import START, export_static
 from people.models import Person
 from publications.models import Publication
 from tests import factories
+from website.models import HomeSection
 
 pytestmark = pytest.mark.django_db
 
@@ -86,6 +87,9 @@ def test_the_folder_is_the_whole_site_and_each_page_is_the_live_page(demo, tmp_p
     person = Person.objects.get(slug="teng-ma")
     person.photo = factories.photo_upload()
     person.save()
+    banner = HomeSection.objects.get(kind="banner")
+    banner.image, banner.image_alt = factories.photo_upload((800, 400)), "Servers"
+    banner.save()
     result = export_static(tmp_path, "http://testserver/")  # the test client's live site
 
     found, missing = crawl(tmp_path)
@@ -103,6 +107,7 @@ def test_the_folder_is_the_whole_site_and_each_page_is_the_live_page(demo, tmp_p
         "/people/teng-ma/_/kind=journal/publications.bib",
         "/static/labsite/site.css",
         f"/media/{person.photo.name}",
+        f"/media/{banner.image.name}",  # the home's banner
     ]:
         assert expected in found, expected
     with person.photo.open("rb") as stored:

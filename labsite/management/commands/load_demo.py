@@ -14,7 +14,7 @@ from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import MenuItem, Opening, Page, Post, PostAuthor, Theme
+from website.models import HomeSection, MenuItem, Opening, Page, Post, PostAuthor, Theme
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -67,11 +67,13 @@ class Command(BaseCommand):
         posts = load_posts(read("posts.toml"))
         openings = load_openings(read("openings.toml"))
         themes = load_themes(read("themes.toml"))
+        sections = load_home(read("home.toml"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo lab loaded: {len(persons)} people, {count} publications, "
                 f"{talks} talks, {awards} awards, {pages} pages, {posts} posts, "
-                f"{openings} openings, {themes} research themes."
+                f"{openings} openings, {themes} research themes, a home of {sections} "
+                "sections."
             )
         )
 
@@ -285,6 +287,27 @@ def load_themes(data):
     position = MenuItem.Section.RESEARCH.default_position
     upsert(MenuItem, {"position": position}, section="research")
     return len(data["themes"])
+
+
+def load_home(data):
+    """The home page's sections, in their order."""
+    for row in data["sections"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        kind = row.pop("kind")
+        values = {
+            **{
+                name: row.pop(name)
+                for name in ("position", "count", "link_url", "map_url")
+                if name in row
+            },
+            **{
+                column: value
+                for name in ("heading", "text", "link_label")
+                for column, value in columns_given(HomeSection, row, name).items()
+            },
+        }
+        upsert(HomeSection, values, kind=kind)
+    return len(data["sections"])
 
 
 def _with_publication(row):
