@@ -20,7 +20,7 @@ from django.utils.html import escape
 from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
-from website.models import Opening, Page, Post, Theme
+from website.models import Course, Opening, Page, Post, Theme
 
 _SLUG = "sitemap-slug-placeholder"
 
@@ -97,6 +97,14 @@ def pages():
     if themes:
         yield _in_languages(lambda: reverse("themes:list")), None
     yield from _by_slug("themes:detail", themes)
+    courses = list(
+        Course.objects.published()
+        .annotate(changed=_last_changed(Course))
+        .values_list("slug", "changed")
+    )
+    if courses:
+        yield _in_languages(lambda: reverse("teaching:list")), None
+    yield from _by_slug("teaching:detail", courses)
 
 
 def sitemap(request):
