@@ -412,18 +412,23 @@ class _Writer:
         """The site's own pages (Join us, Contact, Research…) as the lab's pages: published
         when the site showed them, in the menu when it placed them there (`nav_order`,
         `weight`), after the built-in sections; a page that cannot stand at its address (a
-        section of labsite's own is there) is skipped and named."""
+        section of labsite's own is there) is skipped and named. The teaching page gives way
+        to the Teaching section when the site's courses came in; else its text is the
+        teaching, kept at /courses/ (/teaching/ is the section's)."""
         for source in self.site.pages:
             title = source.title[:200]
-            if self.site.courses and _is_teaching_page(source):
-                self._teaching_page(source)
-                continue
+            address = source.address
+            if _is_teaching_page(source):
+                if self.site.courses:
+                    self._teaching_page(source)
+                    continue
+                address = "courses"
             if Page.objects.filter(title_en=title).exists():
                 self.report.count("page", UNCHANGED, title)
                 continue
             page = Page(title_en=title, body_en=source.body, is_published=source.in_menu)
             # the address the site gave it, where it is one level deep ("/contact_us/")
-            parts = [part for part in source.address.split("/") if part]
+            parts = [part for part in address.split("/") if part]
             if len(parts) == 1 and re.fullmatch(r"[-\w]{1,80}", parts[0], re.ASCII):
                 page.slug = parts[0]
             try:

@@ -584,6 +584,48 @@ def test_an_al_folio_sites_courses_land_as_its_owners_teaching_in_their_roles(cl
     assert "<strong>recursion</strong>" in client.get(intro.get_absolute_url()).content.decode()
 
 
+def test_a_hugo_blox_sites_courses_land_and_their_chapters_are_named(tmp_path):
+    """Hugo Blox keeps a course as a folder (content/courses/<course>/_index.md, its chapters
+    beside it); older sites one page a course (content/teaching/<course>/index.md)."""
+    site = _own_copy("hugoblox-academic-cv", tmp_path)
+    _write(
+        site,
+        "content/courses/convex/_index.md",
+        "---\ntitle: Applied Convex Optimization\ndate: 2022-01-04\nvenue: MIT\n---\nHow to "
+        "recognise a convex problem.\n",
+    )
+    _write(site, "content/courses/convex/week-1.md", "---\ntitle: Week 1\n---\nCones.\n")
+    _write(site, "content/teaching/robotics/index.md", "---\ntitle: Underactuated Robotics\n---\n")
+    _write(site, "content/teaching/_index.md", "---\ntitle: Teaching\n---\nI love teaching.\n")
+
+    report = _import(site, "--apply")
+
+    convex = Course.objects.get(title_en="Applied Convex Optimization")
+    assert convex.start == PartialDate(2022, 1, 4) and convex.institution == "MIT"
+    assert "recognise a convex problem" in convex.description
+    assert Course.objects.filter(title_en="Underactuated Robotics").exists()
+    assert "content/courses: 1 pages of the courses' own text" in report
+    assert "content/teaching/_index.md: the page “Teaching” is the lab's Teaching" in report
+    assert not Page.objects.exists()
+
+
+def test_a_teaching_page_without_courses_is_kept_beside_the_teaching_section(client, tmp_path):
+    """A teaching page that lists its courses in its own words (no _teachings) is the
+    site's teaching: it comes in at /courses/, as /teaching/ lists the lab's courses."""
+    site = _own_copy("alfolio-template", tmp_path)
+    _write(
+        site,
+        "_pages/teaching.md",
+        "---\ntitle: Teaching\npermalink: /teaching/\nnav: true\n---\n- **CS 101**, TA, 2024\n",
+    )
+
+    _import(site, "--apply")
+
+    page = Page.objects.get(title_en="Teaching")
+    assert page.address == "courses" and page.is_published
+    assert "<strong>CS 101</strong>" in client.get("/courses/").content.decode()
+
+
 def test_an_al_folio_sites_posts_land_as_its_owners_and_its_drafts_unpublished(client, tmp_path):
     """A one-person site's posts are its owner's; Jekyll publishes neither _drafts nor a post
     with `published: false`, so they come in as drafts; a post that only links elsewhere
