@@ -20,7 +20,7 @@ from django.utils.html import escape
 from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
-from website.models import Opening, Page, Post, Theme
+from website.models import Course, Opening, Page, Post, Theme
 
 _SLUG = "sitemap-slug-placeholder"
 
@@ -77,6 +77,7 @@ def pages():
         # open openings only: search engines drop a job posting once it has closed
         (Opening.objects.open(), "openings"),
         (Theme.objects.published(), "themes"),
+        (Course.objects.published(), "teaching"),
     ]:
         yield from _list_and_pages(listed, namespace)
 

@@ -25,6 +25,7 @@ urlpatterns = i18n_patterns(
     path("posts/", include("website.post_urls")),
     path("openings/", include("website.opening_urls")),
     path("themes/", include("website.theme_urls")),
+    path("teaching/", include("website.teaching_urls")),
     prefix_default_language=False,
 )
 urlpatterns += [

@@ -301,6 +301,24 @@ class HomeSectionFactory(factory.django.DjangoModelFactory):
     kind = website.HomeSection.Kind.NEWS
 
 
+class CourseFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.Course
+
+    title = factory.Sequence(lambda n: f"Course number {n}")
+    slug = factory.Sequence(lambda n: f"course-{n}")
+    is_published = True
+
+
+class CourseTeacherFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = website.CourseTeacher
+
+    course = factory.SubFactory(CourseFactory)
+    person = factory.SubFactory(PersonFactory)
+    position = factory.Sequence(lambda n: n + 1)
+
+
 def photo_upload(size=(64, 64), color="teal", name="me.png"):
     """A PNG as a browser uploads it, for photo fields."""
     buffer = io.BytesIO()

@@ -1,13 +1,23 @@
-"""Admin for the lab's own pages, the site's menu, the home page's sections, its openings and
-research themes (lab admins only), and for posts (lab admins all, a member those they are
-an author of)."""
+"""Admin for the lab's own pages, the site's menu, the home page's sections, its openings,
+research themes and courses (lab admins only), and for posts (lab admins all, a member those
+they are an author of)."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
 from lab.editing import LabModelAdmin, MemberRowsInline
-from website.models import HomeSection, MenuItem, Opening, Page, Post, PostAuthor, Theme
+from website.models import (
+    Course,
+    CourseTeacher,
+    HomeSection,
+    MenuItem,
+    Opening,
+    Page,
+    Post,
+    PostAuthor,
+    Theme,
+)
 
 
 class PageMenuItemInline(admin.TabularInline):
@@ -169,4 +179,32 @@ class HomeSectionAdmin(LabModelAdmin):
             },
         ),
         (_("Contact"), {"fields": ["map_url"]}),
+    ]
+
+
+class CourseTeacherInline(admin.TabularInline):
+    """Who taught the course: lab members picked by name, others written out."""
+
+    model = CourseTeacher
+    extra = 1
+    autocomplete_fields = ["person"]
+    fields = ["position", "person", "name", "role"]
+
+
+@admin.register(Course)
+class CourseAdmin(LabModelAdmin):
+    list_display = ["title", "code", "term", "start", "institution", "is_published"]
+    list_filter = ["is_published"]
+    search_fields = [*in_languages("title"), "code", "slug", "teachers__person__name"]
+    prepopulated_fields = {"slug": ["title_en"]}
+    inlines = [CourseTeacherInline]
+    fields = [
+        tuple(in_languages("title")),
+        ("code", "slug"),
+        (*in_languages("term"), "start"),
+        tuple(in_languages("institution")),
+        tuple(in_languages("description")),
+        ("page_url", "syllabus_url"),
+        ("materials_url", "video_url"),
+        "is_published",
     ]

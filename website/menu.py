@@ -22,6 +22,7 @@ SECTION_URLS = {
     Section.POSTS: ("posts:list", ("posts", "")),
     Section.OPENINGS: ("openings:list", ("openings", "")),
     Section.RESEARCH: ("themes:list", ("themes", "")),
+    Section.TEACHING: ("teaching:list", ("teaching", "")),
 }
 
 

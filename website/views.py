@@ -1,6 +1,6 @@
 """The lab's own pages, each at its address; the lab's posts: their list, a page each and
 their feed; the lab's openings: the open ones listed, a page each; the lab's research
-themes: their list and a page each."""
+themes: their list and a page each; the lab's courses: by year, and a page each."""
 
 import datetime
 
@@ -24,7 +24,7 @@ from publications.authors import merge_legends
 from publications.models import Publication
 from publications.views import json_ld
 from talks.models import Talk
-from website.models import Opening, Page, Post, Theme
+from website.models import Course, Opening, Page, Post, Theme
 
 
 class PageView(DetailView):
@@ -249,3 +249,25 @@ class ThemeView(DetailView):
         context["legend"] = merge_legends(context["publications"])
         context["talks"] = list(Talk.objects.published().filter(themes=theme).for_listing())
         return context
+
+
+class CourseListView(ListView):
+    """The lab's published courses, newest first, grouped by the year they began, each with
+    its term, institution and teachers in their roles."""
+
+    template_name = "website/course_list.html"
+    context_object_name = "courses"
+
+    def get_queryset(self):
+        return Course.objects.published().for_listing()
+
+
+class CourseView(DetailView):
+    """A published course: its code, term, institution, links and description, and who
+    taught it in which role (members linked to their profiles)."""
+
+    template_name = "website/course_detail.html"
+    context_object_name = "course"
+
+    def get_queryset(self):
+        return Course.objects.published().for_listing()

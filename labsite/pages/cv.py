@@ -35,7 +35,13 @@ from django_tasks_db.models import DBTaskResult
 
 from lab.models import LabSettings
 from labsite.context_processors import STATIC_EXPORT_KEY
-from labsite.pages.people import Section, profile_people, section_rows, talks_and_awards
+from labsite.pages.people import (
+    Section,
+    courses_taught,
+    profile_people,
+    section_rows,
+    talks_and_awards,
+)
 from people.models import SectionIntroduction
 from publications import listing
 from publications.authors import CV, PROFILE, merge_legends
@@ -304,6 +310,7 @@ def cv_context(person, params):
     )
     rows = section_rows(person)
     talks, awards = talks_and_awards(person)
+    courses = courses_taught(person)
     S = SectionIntroduction.Section
     listed = [  # then put in the member's order
         (S.EDUCATION, "people/sections/_timeline.html", rows["education"]),
@@ -311,6 +318,7 @@ def cv_context(person, params):
         (S.PUBLICATIONS, "people/_cv_publications.html", publications),
         (S.PATENTS, "publications/_patents.html", patents),
         (S.TALKS, "talks/_profile_talks.html", talks),
+        (S.TEACHING, "website/_profile_courses.html", courses),
         (S.AWARDS, "talks/_profile_awards.html", awards),
         (S.PROJECTS, "people/sections/_projects.html", rows["projects"]),
         (S.CONTRIBUTIONS, "people/sections/_contributions.html", rows["contributions"]),
@@ -327,7 +335,7 @@ def cv_context(person, params):
             for key, template, content in listed
             if content
         ],
-        "updated": _last_updated(person, papers, talks, awards, *rows.values()),
+        "updated": _last_updated(person, papers, talks, awards, courses, *rows.values()),
     }
 
 

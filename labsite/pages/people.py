@@ -24,7 +24,7 @@ from publications.models import Publication
 from publications.profile import ProfilePapers
 from publications.views import json_ld
 from talks.models import Award, Talk
-from website.models import Post
+from website.models import Course, Post
 
 # What each profile section lists, by the name of its relation to Person (None: all rows).
 SECTION_RELATIONS = {
@@ -67,7 +67,13 @@ def section_rows(person):
 def profile_people():
     """Published people, each knowing which of their profile's relations hold rows."""
     return Person.objects.published().with_rows_in(
-        [*SECTION_RELATIONS, "talk_speakers", "award_recipients", "post_authors"]
+        [
+            *SECTION_RELATIONS,
+            "talk_speakers",
+            "award_recipients",
+            "post_authors",
+            "course_teachers",
+        ]
     )
 
 
@@ -79,6 +85,14 @@ def talks_and_awards(person):
     if person.has_award_recipients:
         awards = list(Award.objects.published().for_person(person).for_listing())
     return talks, awards
+
+
+def courses_taught(person):
+    """The person's published courses, newest first, each with its teachers (two queries,
+    none when they teach none)."""
+    if not person.has_course_teachers:
+        return []
+    return list(Course.objects.published().for_person(person).for_listing())
 
 
 class TeamView(ListView):
@@ -142,7 +156,8 @@ class ProfileView(DetailView):
             posts = list(Post.objects.published().for_person(person)[:_PROFILE_POSTS])
         context["papers"] = papers
         context["rows"] = rows
-        context["sections"] = _profile_sections(person, rows, papers, talks, awards, posts)
+        courses = courses_taught(person)
+        context["sections"] = _profile_sections(person, rows, papers, talks, awards, posts, courses)
         context["person_json_ld"] = mark_safe(
             json_ld(_person_data(self.request, person, rows["links"]))
         )
@@ -191,7 +206,7 @@ class Section(NamedTuple):
     introduction: object = None
 
 
-def _profile_sections(person, rows, papers, talks, awards, posts=()):
+def _profile_sections(person, rows, papers, talks, awards, posts=(), courses=()):
     """The profile's sections in page order, leaving out those with nothing to show.
     `rows`: `section_rows(person)`."""
     S = SectionIntroduction.Section
@@ -201,6 +216,7 @@ def _profile_sections(person, rows, papers, talks, awards, posts=()):
         (S.PROJECTS, "people/sections/_projects.html", rows["projects"]),
         (S.CONTRIBUTIONS, "people/sections/_contributions.html", rows["contributions"]),
         (S.TALKS, "talks/_profile_talks.html", talks),
+        (S.TEACHING, "website/_profile_courses.html", courses),
         (S.EXPERIENCE, "people/sections/_timeline.html", rows["experience"]),
         (S.EDUCATION, "people/sections/_timeline.html", rows["education"]),
         (S.AWARDS, "talks/_profile_awards.html", awards),

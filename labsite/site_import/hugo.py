@@ -3,8 +3,9 @@
 `data/authors/*.yaml` or `content/authors/*/_index.md` (both schemas: `social`,
 `education.courses` and `user_groups` of Academic; `profiles`, list-form `education`,
 `work`, `awards` of Hugo Blox), `content/publication(s)/*/index.md` with `cite.bib` beside
-them, talks in `content/event(s)/`, `content/project(s)/`, posts, `content/experience.md`,
-and the site's title and description from its configuration."""
+them, talks in `content/event(s)/`, `content/project(s)/`, posts, courses in `content/teaching/`
+and `content/courses/`, `content/experience.md`, and the site's title and description from
+its configuration."""
 
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ from core.partial_dates import PartialDate
 from labsite.site_import.site import (
     ORGANISATION,
     Site,
+    SiteCourse,
     SiteNews,
     SitePage,
     SitePerson,
@@ -80,6 +82,7 @@ STARTER_DESCRIPTION = re.compile(
 READ = {
     "authors", "publication", "publications", "event", "events", "talk", "talks", "project",
     "projects", "news", "post", "posts", "blog", "home",  # home: the page's widget settings
+    "teaching", "courses",
 }  # fmt: skip
 
 
@@ -134,6 +137,8 @@ def read(site: Site, owner_name: str = "") -> None:
         site.each(_fresh(site, _pages(content, *sections)), lambda path, r=read_one: r(site, path))
     posts = _fresh(site, _pages(content, "post", "posts", "blog"), drafts=True)
     site.each(posts, lambda path: _post(site, path))
+    for section in ("teaching", "courses"):
+        _courses(site, content / section)
     chinese = _chinese_content(site, content)
     if chinese is not None:
         posts = _fresh(site, _pages(chinese, "post", "posts", "blog"), drafts=True)
@@ -659,6 +664,60 @@ def _project(site: Site, path: Path) -> None:
             tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
         )
     )
+
+
+def _courses(site: Site, folder: Path) -> None:
+    """content/teaching/ or content/courses/: each page one level down is a course (a folder's
+    index.md or _index.md, or a file: a Hugo Blox course's chapters below it are named, their
+    text stays on the site); the section's own page (_index.md) is its teaching page."""
+    if not folder.is_dir():
+        return
+    courses, chapters = [], 0
+    for child in sorted(folder.iterdir()):
+        if child.is_dir():
+            pages = [child / name for name in ("index.md", "_index.md")]
+            main = next((page for page in pages if page.exists()), None)
+            if main is not None:
+                courses.append(main)
+                chapters += sum(1 for p in child.glob("**/*.md") if p != main)
+        elif child.suffix == ".md" and child.name not in ("_index.md", "index.md"):
+            courses.append(child)
+    site.each(_fresh(site, courses), lambda path: _course(site, path))
+    if chapters:
+        site.no_home.append(f"{site.name(folder)}: {chapters} pages of the courses' own text")
+    index = folder / "_index.md"
+    site.each(_fresh(site, [index] if index.exists() else []), lambda path: _teaching(site, path))
+
+
+def _course(site: Site, path: Path) -> None:
+    values, body = front_matter(site, path)
+    title = plain(values.get("title"))
+    if not title:
+        raise Unreadable(site.name(path), "the course has no title")
+    site.courses.append(
+        SiteCourse(
+            title=title,
+            source=site.name(path),
+            institution=plain(values.get("venue") or values.get("institution")),
+            role=plain(values.get("role")),
+            start=date_of(values.get("date")),
+            description=clean_markdown(body) or plain(values.get("summary")),
+        )
+    )
+
+
+def _teaching(site: Site, path: Path) -> None:
+    values, body = front_matter(site, path)
+    if clean_markdown(body) and not is_hidden(values):
+        site.pages.append(
+            SitePage(
+                title=plain(values.get("title")) or path.parent.name,
+                body=clean_markdown(body),
+                source=site.name(path),
+                order=values.get("weight") if isinstance(values.get("weight"), int) else None,
+                address=path.parent.name,
+            )
+        )
 
 
 def _news(site: Site, path: Path) -> None:

@@ -149,7 +149,7 @@ class Site:
     projects: list[SiteProject] = field(default_factory=list)
     talks: list[SiteTalk] = field(default_factory=list)
     records: list[Record] = field(default_factory=list)  # publications, as the importer reads
-    # The lab's own pages and posts; teaching has no home yet: the report names it.
+    # The lab's own pages, posts and courses.
     pages: list[SitePage] = field(default_factory=list)
     posts: list[SitePost] = field(default_factory=list)
     courses: list[SiteCourse] = field(default_factory=list)

@@ -23,13 +23,20 @@ from core.slugs import unique_slug
 from lab.models import LabSettings, MemberRole
 from labsite.site_import import alfolio, hugo
 from labsite.site_import.groups import GroupMapping, mappings
-from labsite.site_import.site import Site, SitePerson, SitePost, SiteProblem
+from labsite.site_import.site import (
+    Site,
+    SiteCourse,
+    SitePage,
+    SitePerson,
+    SitePost,
+    SiteProblem,
+)
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications import importing
 from publications.importing import AuthorRecord
 from publications.importing.matching import PeopleIndex
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import MenuItem, Page, Post, PostAuthor
+from website.models import Course, CourseTeacher, MenuItem, Page, Post, PostAuthor
 
 MAX_ZIP_MEMBERS = 5000
 MAX_ZIP_BYTES = 500 * 1024 * 1024  # unpacked
@@ -152,18 +159,11 @@ def import_site(
 
 
 def _unhomed(site: Site) -> list[str]:
-    """What the site holds for the lab's teaching, read whole but with no home in labsite
-    yet, and the lab's own accounts, named."""
-    notes = []
-    if site.courses:
-        notes.append(
-            f"{len(site.courses)} courses taught ({site.courses[0].source}; the lab's teaching)"
-        )
-    notes += [
+    """The lab's own accounts, named."""
+    return [
         f"{account}: an account of the lab, not a person (its text is the lab's About)"
         for account in site.organisations
     ]
-    return notes
 
 
 class _Writer:
@@ -200,6 +200,8 @@ class _Writer:
         for talk in self.site.talks:
             self._talk(talk)
         self._publications()
+        for course in self.site.courses:
+            self._course(course, owner)
         self._pages()
         for post in self.site.posts:
             self._post(post, lone)
@@ -410,15 +412,23 @@ class _Writer:
         """The site's own pages (Join us, Contact, Research…) as the lab's pages: published
         when the site showed them, in the menu when it placed them there (`nav_order`,
         `weight`), after the built-in sections; a page that cannot stand at its address (a
-        section of labsite's own is there) is skipped and named."""
+        section of labsite's own is there) is skipped and named. The teaching page gives way
+        to the Teaching section when the site's courses came in; else its text is the
+        teaching, kept at /courses/ (/teaching/ is the section's)."""
         for source in self.site.pages:
             title = source.title[:200]
+            address = source.address
+            if _is_teaching_page(source):
+                if self.site.courses:
+                    self._teaching_page(source)
+                    continue
+                address = "courses"
             if Page.objects.filter(title_en=title).exists():
                 self.report.count("page", UNCHANGED, title)
                 continue
             page = Page(title_en=title, body_en=source.body, is_published=source.in_menu)
             # the address the site gave it, where it is one level deep ("/contact_us/")
-            parts = [part for part in source.address.split("/") if part]
+            parts = [part for part in address.split("/") if part]
             if len(parts) == 1 and re.fullmatch(r"[-\w]{1,80}", parts[0], re.ASCII):
                 page.slug = parts[0]
             try:
@@ -434,6 +444,51 @@ class _Writer:
             if source.in_menu and source.order is not None:
                 position = 60 + min(max(source.order, 0), 900)
                 MenuItem.objects.create(page=page, position=position)
+
+    def _course(self, source: SiteCourse, owner: Person | None) -> None:
+        """A course the site lists as the lab's course, published, taught by the site's
+        owner (a personal site's teaching is its owner's) in the role the site names, else
+        as its instructor. Found again by its title and start."""
+        title = source.title[:200]
+        term = ""
+        if source.start and source.end and source.end != source.start:
+            term = f"{source.start} – {source.end}"  # taught over several years
+        row = self._row(
+            Course,
+            {"title_en": title, "start": source.start},
+            title,
+            kind="course",
+            extra={
+                "term_en": term,
+                "institution_en": source.institution[:200],
+                "description_en": source.description,
+                "is_published": True,
+            },
+        )
+        if not isinstance(row, Course) or owner is None or row.teachers.exists():
+            return
+        role = _teaching_role(source.role)
+        if role is None:
+            role = CourseTeacher.Role.INSTRUCTOR
+            if source.role:
+                self.report.notes.append(
+                    f"{source.source}: “{title}”: the role “{source.role[:60]}” is taken as "
+                    "instructor"
+                )
+        CourseTeacher.objects.create(course=row, person=owner, role=role)
+
+    def _teaching_page(self, source: SitePage) -> None:
+        """The site's teaching page, which lists its courses: the lab's Teaching section
+        lists them now, placed in the menu where the site placed the page; the page's own
+        words are named, not kept."""
+        if source.in_menu and not MenuItem.objects.filter(section="teaching").exists():
+            position = 60 + min(max(source.order or 0, 0), 900)
+            MenuItem.objects.create(section=MenuItem.Section.TEACHING, position=position)
+            self.report.count("menu", NEW, "Teaching")
+        self.report.notes.append(
+            f"{source.source}: the page “{source.title[:100]}” is the lab's Teaching section "
+            "(/teaching/ lists the courses); its own text is not kept"
+        )
 
     def _post(self, source: SitePost, owner: Person | None) -> None:
         """A post of the site's blog as the lab's post, by its authors where the site names
@@ -554,6 +609,27 @@ class _Writer:
                         f"{record.label}: its {name.replace('_', ' ')} {value} is also given to "
                         f"“{first}”, which keeps it"
                     )
+
+
+def _is_teaching_page(page: SitePage) -> bool:
+    """Whether the site's page is where it lists its courses (al-folio's teaching.md)."""
+    address = "/".join(part for part in page.address.split("/") if part)
+    return (address or PurePosixPath(page.source).stem) in ("teaching", "courses")
+
+
+# A course's role as sites write it ("TA", "Teaching Assistant", "Co-instructor"), checked
+# in this order (a co-instructor is no instructor, a guest lecturer no lecturer).
+_Role = CourseTeacher.Role
+_ROLES = [
+    (re.compile(r"co-?(?:instructor|teach|lectur)", re.I), _Role.CO_INSTRUCTOR),
+    (re.compile(r"\bTAs?\b|(?i:assistant|tutor)"), _Role.TEACHING_ASSISTANT),
+    (re.compile(r"guest", re.I), _Role.GUEST_LECTURER),
+    (re.compile(r"instructor|lecturer|teacher|professor|taught", re.I), _Role.INSTRUCTOR),
+]
+
+
+def _teaching_role(text: str) -> str | None:
+    return next((role for words, role in _ROLES if words.search(text or "")), None)
 
 
 def _fill(row: models.Model, values: dict[str, str]) -> bool:

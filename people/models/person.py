@@ -75,8 +75,8 @@ INTERESTS_MAX_LENGTH = 1000
 # A CV's sections in the order grant offices and hiring committees read them (the keys
 # of SectionIntroduction.Section); a member may put others first (Person.cv_sections).
 CV_SECTIONS = (
-    "education", "experience", "awards", "publications", "patents", "talks", "service",
-    "projects", "contributions", "writing",
+    "education", "experience", "awards", "publications", "patents", "talks", "teaching",
+    "service", "projects", "contributions", "writing",
 )  # fmt: skip
 
 

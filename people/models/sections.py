@@ -328,6 +328,7 @@ class SectionIntroduction(models.Model):
         PROJECTS = "projects", _("Open Source & Projects")
         CONTRIBUTIONS = "contributions", _("Open-Source Contributions")
         TALKS = "talks", _("Talks & Presentations")
+        TEACHING = "teaching", _("Teaching")
         EXPERIENCE = "experience", _("Experience")
         EDUCATION = "education", _("Education")
         AWARDS = "awards", _("Honors & Awards")

@@ -67,6 +67,8 @@ def page_types(transactional_db):
         "/openings/phd-kvcache-systems/",
         "/themes/",
         "/themes/kvcache-centric-serving/",  # its people, papers and code
+        "/teaching/",
+        "/teaching/systems-for-large-language-models-2025/",  # its teachers, links, text
         "/no-such-page/",
     ]
     return english + ["/zh-hans" + url for url in english]

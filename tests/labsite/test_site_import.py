@@ -24,7 +24,7 @@ from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications.models import Authorship, Publication
 from talks.models import Award, Talk
 from tests import factories
-from website.models import Page, Post
+from website.models import Course, Page, Post
 
 pytestmark = pytest.mark.django_db
 SITES = Path(__file__).parent / "data" / "sites"
@@ -546,9 +546,84 @@ def test_what_is_not_read_is_named_in_the_preview(tmp_path):
 
     preview = _import(site)
 
-    assert "1 courses taught (_teachings/cs101.md; the lab's teaching)" in preview
-    assert "page: 1 new" in preview  # teaching.md; the page is written (and rolled back)
+    assert "course: 1 new" in preview  # _teachings/cs101.md
+    # teaching.md lists the courses: the Teaching section does now, its own words are named
+    assert "menu: 1 new" in preview
+    assert "_pages/teaching.md: the page “teaching” is the lab's Teaching section" in preview
+    assert "page: " not in preview
     assert "_pages/publications.md" not in preview
+
+
+def test_an_al_folio_sites_courses_land_as_its_owners_teaching_in_their_roles(client, tmp_path):
+    """al-folio's teaching (the _teachings collection) is its owner's: each course comes in
+    published with the owner in the role the course names, on /teaching/ and the owner's
+    profile; a second run adds nothing."""
+    site = _own_copy("alfolio-template", tmp_path)
+    _write(
+        site,
+        "_teachings/cs101.md",
+        "---\ntitle: Introduction to Computing\nyear: 2024\nrole: TA\n"
+        "institution: University of Somewhere\n---\nLoops and **recursion**.\n",
+    )
+    _write(site, "_teachings/ml.md", "---\ntitle: Machine Learning\nyear: 2019 - 2022\n---\n")
+
+    _import(site, "--apply")
+    again = _import(site, "--apply")
+
+    courses = {c.title: c for c in Course.objects.all()}
+    assert set(courses) == {"Introduction to Computing", "Machine Learning"}
+    intro = courses["Introduction to Computing"]
+    assert intro.start == PartialDate(2024) and intro.institution == "University of Somewhere"
+    assert [(t.person.is_published, t.role) for t in intro.teachers.all()] == [(True, "assistant")]
+    assert courses["Machine Learning"].term == "2019 – 2022"
+    assert courses["Machine Learning"].teachers.get().role == "instructor"
+    assert "course: 2 unchanged" in again
+    owner = intro.teachers.get().person
+    html = client.get(f"/people/{owner.slug}/").content.decode()
+    assert '<span class="badge badge--kind">Teaching assistant</span>' in html
+    assert "<strong>recursion</strong>" in client.get(intro.get_absolute_url()).content.decode()
+
+
+def test_a_hugo_blox_sites_courses_land_and_their_chapters_are_named(tmp_path):
+    """Hugo Blox keeps a course as a folder (content/courses/<course>/_index.md, its chapters
+    beside it); older sites one page a course (content/teaching/<course>/index.md)."""
+    site = _own_copy("hugoblox-academic-cv", tmp_path)
+    _write(
+        site,
+        "content/courses/convex/_index.md",
+        "---\ntitle: Applied Convex Optimization\ndate: 2022-01-04\nvenue: MIT\n---\nHow to "
+        "recognise a convex problem.\n",
+    )
+    _write(site, "content/courses/convex/week-1.md", "---\ntitle: Week 1\n---\nCones.\n")
+    _write(site, "content/teaching/robotics/index.md", "---\ntitle: Underactuated Robotics\n---\n")
+    _write(site, "content/teaching/_index.md", "---\ntitle: Teaching\n---\nI love teaching.\n")
+
+    report = _import(site, "--apply")
+
+    convex = Course.objects.get(title_en="Applied Convex Optimization")
+    assert convex.start == PartialDate(2022, 1, 4) and convex.institution == "MIT"
+    assert "recognise a convex problem" in convex.description
+    assert Course.objects.filter(title_en="Underactuated Robotics").exists()
+    assert "content/courses: 1 pages of the courses' own text" in report
+    assert "content/teaching/_index.md: the page “Teaching” is the lab's Teaching" in report
+    assert not Page.objects.exists()
+
+
+def test_a_teaching_page_without_courses_is_kept_beside_the_teaching_section(client, tmp_path):
+    """A teaching page that lists its courses in its own words (no _teachings) is the
+    site's teaching: it comes in at /courses/, as /teaching/ lists the lab's courses."""
+    site = _own_copy("alfolio-template", tmp_path)
+    _write(
+        site,
+        "_pages/teaching.md",
+        "---\ntitle: Teaching\npermalink: /teaching/\nnav: true\n---\n- **CS 101**, TA, 2024\n",
+    )
+
+    _import(site, "--apply")
+
+    page = Page.objects.get(title_en="Teaching")
+    assert page.address == "courses" and page.is_published
+    assert "<strong>CS 101</strong>" in client.get("/courses/").content.decode()
 
 
 def test_an_al_folio_sites_posts_land_as_its_owners_and_its_drafts_unpublished(client, tmp_path):

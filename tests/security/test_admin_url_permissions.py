@@ -68,6 +68,8 @@ def _owned(model, owner):
         return factories.ThemeFactory()
     if model == "homesection":
         return factories.HomeSectionFactory()
+    if model == "course":
+        return factories.CourseTeacherFactory(person=owner).course
     if model == "candidate":
         record = {"label": "OpenAlex work W1", "title": "A harvested work", "date": "2024"}
         record["authors"] = [{"given": "O", "family": "Member"}]
@@ -167,8 +169,9 @@ def expected(name, model, target=None):
             "delete": ["denied"] * 4,
             "history": ["ok", "denied", "denied", "denied"],
         }
-    elif model in ("page", "menuitem", "homesection", "opening", "theme"):
-        # the lab's own pages, its menu and home, openings and research themes: lab admins only
+    elif model in ("page", "menuitem", "homesection", "opening", "theme", "course"):
+        # the lab's own pages, its menu and home, openings, research themes and courses (even
+        # one a member teaches): lab admins only
         lab_admins = ["ok", "ok", "denied", "denied"]
         table = {
             "changelist": lab_admins,

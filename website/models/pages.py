@@ -160,6 +160,7 @@ class MenuItem(models.Model):
         POSTS = "posts", _("Posts")
         OPENINGS = "openings", _("Openings")
         RESEARCH = "research", _("Research")
+        TEACHING = "teaching", _("Teaching")
 
         @property
         def default_position(self):
@@ -175,8 +176,8 @@ class MenuItem(models.Model):
     position = models.PositiveSmallIntegerField(
         default=100,
         help_text="Smaller numbers come first. Sections not listed here stand at 10 (People), "
-        "20 (Publications), 30 (Talks), 40 (Awards), 50 (News); Posts, Openings and "
-        "Research show once listed here.",
+        "20 (Publications), 30 (Talks), 40 (Awards), 50 (News); Posts, Openings, "
+        "Research and Teaching show once listed here.",
     )
     section = models.CharField(
         max_length=20,

@@ -14,7 +14,17 @@ from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import HomeSection, MenuItem, Opening, Page, Post, PostAuthor, Theme
+from website.models import (
+    Course,
+    CourseTeacher,
+    HomeSection,
+    MenuItem,
+    Opening,
+    Page,
+    Post,
+    PostAuthor,
+    Theme,
+)
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
@@ -68,12 +78,13 @@ class Command(BaseCommand):
         openings = load_openings(read("openings.toml"))
         themes = load_themes(read("themes.toml"))
         sections = load_home(read("home.toml"))
+        courses = load_courses(read("teaching.toml"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo lab loaded: {len(persons)} people, {count} publications, "
                 f"{talks} talks, {awards} awards, {pages} pages, {posts} posts, "
-                f"{openings} openings, {themes} research themes, a home of {sections} "
-                "sections."
+                f"{openings} openings, {themes} research themes, {courses} courses, a home of "
+                f"{sections} sections."
             )
         )
 
@@ -308,6 +319,39 @@ def load_home(data):
         }
         upsert(HomeSection, values, kind=kind)
     return len(data["sections"])
+
+
+def load_courses(data):
+    """The lab's courses, published, each with its teachers in order; the menu lists them."""
+    people_by_slug = {p.slug: p for p in people.Person.objects.all()}
+    for row in data["courses"]:
+        row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
+        slug, teachers = row.pop("slug"), row.pop("teachers", [])
+        values = {
+            **columns_given(Course, row, "title"),
+            **columns_given(Course, row, "term"),
+            **columns_given(Course, row, "institution"),
+            **columns_given(Course, row, "description"),
+            "start": PartialDate.parse(row.pop("start")) if "start" in row else None,
+            "is_published": True,
+            **{name: row.pop(name, "") for name in ("code", *_COURSE_LINKS)},
+        }
+        course = upsert(Course, values, slug=slug)
+        for position, teacher in enumerate(teachers, start=1):
+            person = people_by_slug.get(teacher.get("person", ""))
+            upsert(
+                CourseTeacher,
+                {"person": person, "name": teacher.get("name", ""), "role": teacher["role"]},
+                course=course,
+                position=position,
+            )
+        course.teachers.filter(position__gt=len(teachers)).delete()
+    position = MenuItem.Section.TEACHING.default_position
+    upsert(MenuItem, {"position": position}, section="teaching")
+    return len(data["courses"])
+
+
+_COURSE_LINKS = ("page_url", "syllabus_url", "materials_url", "video_url")
 
 
 def _with_publication(row):
