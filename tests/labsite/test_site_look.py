@@ -10,7 +10,9 @@ from PIL import Image
 
 from core import colours
 from lab.models import LabSettings
+from labsite.static_site import export_static
 from tests.admin_forms import form_data
+from tests.labsite.test_static_site import crawl
 
 pytestmark = pytest.mark.django_db
 
@@ -139,3 +141,19 @@ def test_without_a_site_icon_the_initials_icon_takes_the_lab_colour(admin_client
 
     assert '<link rel="icon" href="/favicon.svg">' in client.get("/").content.decode()
     assert 'fill="#8e1b3a"' in client.get("/favicon.svg").content.decode()
+
+
+def test_the_static_copy_holds_the_colour_and_the_icon(admin_client, tmp_path):
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 64), (142, 27, 58)).save(buffer, "PNG")
+    icon = SimpleUploadedFile("icon.png", buffer.getvalue())
+    _save_settings(admin_client, primary_colour="#8e1b3a", favicon=icon)
+
+    result = export_static(tmp_path, "http://testserver/")
+
+    found, missing = crawl(tmp_path)
+    assert missing == [] and result.broken == []
+    home = (tmp_path / "index.html").read_text()
+    css = re.search(r'href="(/colours/[^"]+\.css)"', home)[1]
+    assert "--accent: #8e1b3a;" in found[css].read_text()
+    assert f"/media/{LabSettings.load().favicon.name}" in found
