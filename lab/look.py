@@ -21,10 +21,10 @@ STYLESHEET = "labsite/site.css"
 # How much of the colour tints the background of labels and tags (`--accent-soft`) in
 # each theme: the stylesheet's own blue tints them about this much.
 SOFT_SHARE = {"light": 0.10, "dark": 0.20}
-# Where the accent colour is read as text: the page, the tinted boxes (footer, stat
-# cards, the filter form) and the labels' own tinted background.
+# Where the accent colour is read as text, besides the labels' tint of it: the page and
+# its tinted boxes (footer, stat cards, the filter form).
 SURFACES = ("paper", "tint")
-DARK_RATIO = 7.0
+DARK_RATIO = 7.0  # what the dark shade reaches (see dark_shade)
 
 
 @functools.cache

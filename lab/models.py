@@ -206,8 +206,9 @@ class LabSettings(models.Model):
     @property
     def palette(self):
         """The lab's colour in the light and dark theme (lab.look.Palette), or None for
-        the stylesheet's own."""
-        return look.Palette.of(self.primary_colour) if self.primary_colour else None
+        the stylesheet's own (also for a value no form let through, so no page fails)."""
+        colour = colours.normalized(self.primary_colour)
+        return look.Palette.of(colour) if colour else None
 
     def venue_order(self):
         return [v.strip() for v in self.venue_summary_order.split(",") if v.strip()]

@@ -45,9 +45,10 @@ def favicon(request):
     if lab.favicon or lab.logo:
         return redirect((lab.favicon or lab.logo).url)
     letters = "".join([c for c in initials(lab.name) if c.isalnum()][:2])
+    colour = lab.palette.light.accent if lab.palette else "#1f5fa8"
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
-        f'<rect width="64" height="64" rx="12" fill="{lab.primary_colour or "#1f5fa8"}"/>'
+        f'<rect width="64" height="64" rx="12" fill="{colour}"/>'
         '<text x="32" y="42" font-family="system-ui, sans-serif" font-size="28" '
         f'font-weight="700" fill="#fff" text-anchor="middle">{escape(letters or "L")}</text>'
         "</svg>"

@@ -5,10 +5,12 @@ import io
 import re
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from core import colours
+from lab import look
 from lab.models import LabSettings
 from labsite.static_site import export_static
 from tests.admin_forms import form_data
@@ -157,3 +159,28 @@ def test_the_static_copy_holds_the_colour_and_the_icon(admin_client, tmp_path):
     css = re.search(r'href="(/colours/[^"]+\.css)"', home)[1]
     assert "--accent: #8e1b3a;" in found[css].read_text()
     assert f"/media/{LabSettings.load().favicon.name}" in found
+
+
+def test_a_colour_stored_without_the_form_leaves_pages_in_the_sites_own_colours(client):
+    LabSettings.objects.update(primary_colour='"/><script>')  # e.g. typed in a database shell
+
+    home = client.get("/")
+    icon = client.get("/favicon.svg").content.decode()
+
+    assert home.status_code == 200 and "/colours/" not in home.content.decode()
+    assert 'fill="#1f5fa8"' in icon and "<script>" not in icon
+
+
+def test_a_colour_no_shade_of_which_reads_on_the_dark_page_is_refused(monkeypatch):
+    # a stylesheet whose dark theme has a mid-grey page: even white is under 4.5:1 on the
+    # labels' tint of it (#999999)
+    grey = {"paper": "#808080", "tint": "#808080"}
+    light = look.stylesheet_colours()["light"]
+    monkeypatch.setattr(look, "stylesheet_colours", lambda: {"light": light, "dark": grey})
+    lab = LabSettings.load()
+    lab.primary_colour = "#8e1b3a"
+
+    with pytest.raises(ValidationError) as refused:
+        lab.full_clean()
+
+    assert "No lighter shade of #8e1b3a reads on the dark page (at best 2.8:1" in str(refused.value)
