@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.utils.html import escape, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
@@ -60,7 +61,7 @@ class LabSettingsAdmin(LabModelAdmin):
         rows = [
             (
                 _swatch(shades, pages[theme]["paper"]),
-                label % {"colour": shades.accent, "ratio": shades.ratio},
+                label % {"colour": shades.accent, "ratio": look.shown_ratio(shades.ratio)},
             )
             for theme, shades, label in (
                 (
@@ -71,7 +72,9 @@ class LabSettingsAdmin(LabModelAdmin):
                 ("dark", palette.dark, _("In dark mode: %(colour)s, contrast %(ratio).1f:1.")),
             )
         ]
-        return format_html_join(" ", '<img src="{}" alt="" width="150" height="40"> {}', rows)
+        return format_html_join(
+            mark_safe("<br>"), '<img src="{}" alt="" width="150" height="40"> {}', rows
+        )
 
     def has_add_permission(self, request):
         return False

@@ -69,8 +69,10 @@ def dark_shade(primary: str) -> str:
     return colours.shade_reaching(primary, _backgrounds("dark"), DARK_RATIO, lighter=True)
 
 
-def _floor(ratio: float) -> float:
-    return math.floor(ratio * 10) / 10  # 4.49 is said as 4.4:1, never as a passing 4.5:1
+def shown_ratio(ratio: float) -> float:
+    """A ratio as the lab admin reads it, to one decimal rounded down: 4.49 is said as
+    4.4:1, never as a passing 4.5:1."""
+    return math.floor(ratio * 10) / 10
 
 
 def problems(primary: str) -> list[str]:
@@ -89,7 +91,7 @@ def problems(primary: str) -> list[str]:
             % {
                 "colour": primary,
                 "background": light.weakest_on,
-                "ratio": _floor(light.ratio),
+                "ratio": shown_ratio(light.ratio),
                 "darker": darker,
             }
         )
@@ -100,7 +102,7 @@ def problems(primary: str) -> list[str]:
                 "No lighter shade of %(colour)s reads on the dark page (at best %(ratio).1f:1 "
                 "on %(background)s, where text needs 4.5:1); choose another colour."
             )
-            % {"colour": primary, "ratio": _floor(dark.ratio), "background": dark.weakest_on}
+            % {"colour": primary, "ratio": shown_ratio(dark.ratio), "background": dark.weakest_on}
         )
     return found
 
