@@ -109,3 +109,24 @@ def test_on_a_desktop_every_menu_link_shows_without_opening_the_menu(browser, li
     # in one row, as before the menu could fold (a long name may sit above it)
     tops = {page.get_by_role("link", name=label, exact=True).bounding_box()["y"] for label in MENU}
     assert len(tops) == 1
+
+
+def test_a_browser_that_cannot_show_a_closed_menu_keeps_the_button_on_a_desktop(
+    browser, live_server, site
+):
+    """A browser without ::details-content (Safari before 18.4, Firefox before 143) is
+    given the phone's menu at every width, rather than a menu it would hide for good."""
+    page = _page(browser, DESKTOP)
+
+    def older_browser(route):
+        response = route.fetch()
+        css = response.text().replace("selector(::details-content)", "selector(::no-such-part)")
+        route.fulfill(response=response, body=css)
+
+    page.route("**/site.css", older_browser)
+    page.goto(live_server.url + "/people/")
+
+    assert page.locator("summary").is_visible()
+    page.locator("summary").click()
+    for label in MENU:
+        assert page.get_by_role("link", name=label, exact=True).is_visible(), label
