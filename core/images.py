@@ -131,6 +131,20 @@ def fitted_png(image, max_width, max_height):
     return ContentFile(encode(image, "PNG"), name=f"{secrets.token_hex(8)}.png")
 
 
+def square_png(image, size):
+    """A `size`×`size` PNG of the whole image, scaled to fit (up or down) and centred on
+    transparency, under a random name: an icon, whose declared size must be its own."""
+    image = image.convert("RGBA")
+    scale = size / max(image.size)
+    fitted = image.resize(
+        (max(1, round(image.width * scale)), max(1, round(image.height * scale))),
+        Image.Resampling.LANCZOS,
+    )
+    square = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    square.paste(fitted, ((size - fitted.width) // 2, (size - fitted.height) // 2))
+    return ContentFile(encode(square, "PNG"), name=f"{secrets.token_hex(8)}.png")
+
+
 def replaced_files(instance, *fields):
     """Names of the files `fields` of `instance` hold in the database now (one query): call
     before saving a replacement, then `delete_after_commit` the ones no longer used."""

@@ -1,11 +1,16 @@
 """The lab settings in the admin: one row, edited by lab admins."""
 
+from urllib.parse import quote
+
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
+from django.utils.html import escape, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
+from lab import look
 from lab.editing import LabModelAdmin
 from lab.models import LabSettings
 
@@ -20,9 +25,12 @@ class LabSettingsAdmin(LabModelAdmin):
                     tuple(in_languages("name")),
                     tuple(in_languages("tagline")),
                     tuple(in_languages("about")),
-                    "logo",
                 ]
             },
+        ),
+        (
+            _("Look"),
+            {"fields": ["logo", "favicon", "primary_colour", "colour_preview"]},
         ),
         (_("Contact"), {"fields": ["contact_email", "address"]}),
         (_("Team page"), {"fields": ["team_role_order"]}),
@@ -39,6 +47,35 @@ class LabSettingsAdmin(LabModelAdmin):
         (_("Profiles"), {"fields": ["venue_summary_order"]}),
     ]
 
+    readonly_fields = ["colour_preview"]
+
+    @admin.display(description=_("how the colour reads"))
+    def colour_preview(self, lab):
+        """The colour as links show it on the light and the dark page, with its contrast:
+        a picture (data: address), as the admin's Content-Security-Policy allows no style
+        written in the page."""
+        palette = lab.palette
+        if palette is None:
+            return _("The site's own blue (no colour set).")
+        pages = look.stylesheet_colours()
+        rows = [
+            (
+                _swatch(shades, pages[theme]["paper"]),
+                label % {"colour": shades.accent, "ratio": look.shown_ratio(shades.ratio)},
+            )
+            for theme, shades, label in (
+                (
+                    "light",
+                    palette.light,
+                    _("On the light page: %(colour)s, contrast %(ratio).1f:1."),
+                ),
+                ("dark", palette.dark, _("In dark mode: %(colour)s, contrast %(ratio).1f:1.")),
+            )
+        ]
+        return format_html_join(
+            mark_safe("<br>"), '<img src="{}" alt="" width="150" height="40"> {}', rows
+        )
+
     def has_add_permission(self, request):
         return False
 
@@ -51,3 +88,17 @@ class LabSettingsAdmin(LabModelAdmin):
             raise PermissionDenied
         lab = LabSettings.load()
         return redirect("admin:lab_labsettings_change", lab.pk)
+
+
+def _swatch(shades, paper):
+    """A small picture of a link in `shades` on a label of its tint, on the page `paper`."""
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="40">'
+        f'<rect width="150" height="40" fill="{paper}"/>'
+        f'<text x="10" y="25" font-family="sans-serif" font-size="15" fill="{shades.accent}" '
+        f'text-decoration="underline">{escape(_("Link"))}</text>'
+        f'<rect x="62" y="9" width="78" height="22" rx="11" fill="{shades.soft}"/>'
+        f'<text x="101" y="25" font-family="sans-serif" font-size="13" fill="{shades.accent}" '
+        f'text-anchor="middle">{escape(_("Label"))}</text></svg>'
+    )
+    return "data:image/svg+xml," + quote(svg)

@@ -8,8 +8,11 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from core import images
+from core import colours, images
 from core.languages import translated
+from lab import look
+
+FAVICON_SIZE = 192  # px, square: what Android asks for a home-screen icon; iOS scales it
 
 # The settings read in this request (or command); a new request reads them again.
 _loaded = Local()
@@ -61,6 +64,24 @@ class LabSettings(models.Model):
     address = models.TextField(blank=True, help_text="Postal address, shown in the page footer.")
     logo = images.SafeImageField(
         upload_to="lab/", blank=True, help_text="JPEG, PNG or WebP; scaled to fit the header."
+    )
+    primary_colour = models.CharField(
+        "primary colour",
+        max_length=7,
+        blank=True,
+        help_text="The colour of links, highlights and labels, as #rrggbb (e.g. #1f5fa8, a "
+        "blue; a colour picker or your design guide gives it). Empty: the site's own blue. "
+        "It must contrast enough with the white page for text in it to be easy to read "
+        "(WCAG's 4.5 to 1, the ratio between the lighter and the darker colour's "
+        "brightness); a lighter shade of it is worked out for visitors who use dark mode.",
+    )
+    favicon = images.SafeImageField(
+        "site icon",
+        upload_to="lab/",
+        blank=True,
+        help_text="The small picture in browser tabs and bookmarks, and on a phone's home "
+        "screen: a square JPEG, PNG or WebP works best (kept whole, made 192×192 pixels). "
+        "Empty: the logo, else the lab's initials.",
     )
     team_role_order = models.CharField(
         max_length=300,
@@ -125,9 +146,15 @@ class LabSettings(models.Model):
     def save(self, *args, **kwargs):
         self.pk = 1
         old = set()
-        if self.logo and not self.logo._committed:
-            old = images.replaced_files(self, "logo")
+        replaced = [
+            f for f in ("logo", "favicon") if getattr(self, f) and not getattr(self, f)._committed
+        ]
+        if replaced:
+            old = images.replaced_files(self, *replaced)
+        if "logo" in replaced:
             self.logo = images.fitted_png(images.open_upload(self.logo), 480, 160)
+        if "favicon" in replaced:
+            self.favicon = images.square_png(images.open_upload(self.favicon), FAVICON_SIZE)
         super().save(*args, **kwargs)
         images.delete_after_commit(self.logo.storage, old)
         forget_loaded_settings()
@@ -152,6 +179,21 @@ class LabSettings(models.Model):
         if len(set(codes)) != len(codes):
             raise ValidationError({"team_role_order": _("Each role may be listed once.")})
         self.team_role_order = ",".join(codes)
+        if self.primary_colour.strip():
+            colour = colours.normalized(self.primary_colour)
+            if not colour:
+                raise ValidationError(
+                    {
+                        "primary_colour": _(
+                            "Write the colour as # and six digits or letters a–f, such as #1f5fa8."
+                        )
+                    }
+                )
+            self.primary_colour = colour
+            if problems := look.problems(colour):
+                raise ValidationError({"primary_colour": problems})
+        else:
+            self.primary_colour = ""
         if self.marker_equal_contribution.strip() == self.marker_corresponding.strip():
             raise ValidationError(
                 {
@@ -160,6 +202,13 @@ class LabSettings(models.Model):
                     )
                 }
             )
+
+    @property
+    def palette(self):
+        """The lab's colour in the light and dark theme (lab.look.Palette), or None for
+        the stylesheet's own (also for a value no form let through, so no page fails)."""
+        colour = colours.normalized(self.primary_colour)
+        return look.Palette.of(colour) if colour else None
 
     def venue_order(self):
         return [v.strip() for v in self.venue_summary_order.split(",") if v.strip()]

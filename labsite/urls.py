@@ -54,6 +54,7 @@ urlpatterns += [
     path("robots.txt", views.robots_txt, name="robots"),
     path("favicon.svg", views.favicon, name="favicon"),
     path("favicon.ico", RedirectView.as_view(pattern_name="favicon", permanent=True)),
+    path("colours/<slug:version>.css", views.site_colours, name="site-colours"),
     path("health/", views.health, name="health"),
     path("sitemap.xml", sitemap, name="sitemap"),
 ]

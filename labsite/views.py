@@ -16,7 +16,7 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.dummy import DummyCache
 from django.core.files.storage import default_storage
 from django.db import connections
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import escape
@@ -38,20 +38,36 @@ _pending_lock = threading.Lock()
 
 @require_GET
 def favicon(request):
-    """The site's icon: the lab's logo when it has one, else its initials on its colour
-    (an SVG, so it is sharp at every size). /favicon.ico leads here for old browsers."""
+    """The site's icon: the one set in the lab settings, else the lab's logo, else its
+    initials on its colour (an SVG, so it is sharp at every size). /favicon.ico leads here
+    for old browsers."""
     lab = LabSettings.load()
-    if lab.logo:
-        return redirect(lab.logo.url)
+    if lab.favicon or lab.logo:
+        return redirect((lab.favicon or lab.logo).url)
     letters = "".join([c for c in initials(lab.name) if c.isalnum()][:2])
+    colour = lab.palette.light.accent if lab.palette else "#1f5fa8"
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
-        '<rect width="64" height="64" rx="12" fill="#1f5fa8"/>'
+        f'<rect width="64" height="64" rx="12" fill="{colour}"/>'
         '<text x="32" y="42" font-family="system-ui, sans-serif" font-size="28" '
         f'font-weight="700" fill="#fff" text-anchor="middle">{escape(letters or "L")}</text>'
         "</svg>"
     )
     return HttpResponse(svg, content_type="image/svg+xml")
+
+
+@require_GET
+def site_colours(request, version):
+    """The lab's colour as the stylesheet's custom properties, for the light and the dark
+    theme (lab.look), linked from every page when the lab sets one. A file of its own, as
+    the Content-Security-Policy allows no inline style; its address names its content, so
+    browsers keep it for good and a new colour is a new address."""
+    palette = LabSettings.load().palette
+    if palette is None or palette.version != version:
+        raise Http404("The lab's colours are elsewhere.")
+    response = HttpResponse(palette.css, content_type="text/css; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
 
 
 @login_required

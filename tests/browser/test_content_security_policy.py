@@ -4,6 +4,7 @@ no violation is reported on any of them, and the admin's scripts still run."""
 import pytest
 from django.contrib.auth.models import Group
 
+from lab.models import LabSettings
 from tests import factories
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,6 +30,9 @@ def lab(transactional_db):
     factories.RecipientFactory(person=teng)
     user = factories.UserFactory(username="labadmin", is_staff=True)
     user.groups.add(Group.objects.get(name="Lab admin"))
+    settings = LabSettings.load()
+    settings.primary_colour = "#8e1b3a"  # a stylesheet of its own, linked by every page
+    settings.save()
     return {"person": teng, "paper": paper, "talk": talk}
 
 
@@ -57,6 +61,10 @@ def test_pages_and_admin_report_no_csp_violation(browser, live_server, lab):
         "/news/",
     ]
     violations = {url: _visit(page, base + url) for url in public}
+    # the lab's colour came through: its stylesheet is the site's own, which the CSP allows
+    assert page.evaluate("getComputedStyle(document.querySelector('main a')).color") == (
+        "rgb(142, 27, 58)"
+    )
 
     page.goto(f"{base}/admin/login/")
     page.fill("#id_username", "labadmin")

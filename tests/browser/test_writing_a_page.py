@@ -29,8 +29,10 @@ def test_a_lab_admin_writes_join_us_in_two_languages_and_places_it_in_the_menu(
 
     visitor = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     visitor.goto(live_server.url + "/zh-hans/news/")
+    visitor.get_by_text("菜单").click()  # a phone's menu opens from its button
     visitor.locator(".site-nav a", has_text="加入我们").click()
     visitor.wait_for_load_state()
+    visitor.get_by_text("菜单").click()
 
     assert visitor.url == live_server.url + "/zh-hans/join-us/"
     assert visitor.locator("h1").inner_text() == "加入我们"
