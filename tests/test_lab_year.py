@@ -153,9 +153,10 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     year.step(
         "a real lab site moves in",
         # its people with their links, education, experience and news, its papers, its
-        # pages in the menu, and its name in the lab's settings
+        # pages in the menu, its courses, and its name in the lab's settings
         new={"Person", "Link", "Education", "Experience", "NewsItem"}
-        | {"Publication", "Authorship", "Venue", "Page", "MenuItem", "LabSettings"},
+        | {"Publication", "Authorship", "Venue", "Page", "MenuItem", "LabSettings"}
+        | {"Course", "CourseTeacher"},
     )
     call_command("import_site", str(SITE), "--apply", stdout=io.StringIO())
     year.step("the same site imported again")
@@ -310,7 +311,7 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     # the previous release's schema
     try:
         with pytest.raises(
-            CommandError, match=r"drop the tables holding research themes \(website.Theme\): 1"
+            CommandError, match=r"drop the tables holding .*research themes \(website.Theme\): 1"
         ):
             call_command("migrate", "publications", "0011", verbosity=0)
         assert schema() == shape and _dump() == rows
