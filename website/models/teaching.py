@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
+from core.markup import MARKDOWN_HELP
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
@@ -76,8 +77,7 @@ class Course(models.Model):
     description = translated(
         models.TextField(
             blank=True,
-            help_text="Markdown: ## a heading, **bold**, [a link](https://…), - a list. "
-            "Scripts and images are removed.",
+            help_text=MARKDOWN_HELP,
         )
     )
     page_url = WebURLField(
