@@ -45,7 +45,9 @@ run: $(PY) system
 	$(PY) manage.py runserver $(HOST)
 
 # Installs the locked test set and runs the whole suite (SQLite unless DATABASE_URL says
-# otherwise).
+# otherwise) on every core, each test file in one process (pytest-xdist); PYTEST_ARGS=
+# runs it in one.
+PYTEST_ARGS ?= -n auto --dist loadfile
 test: $(PY)
 	$(MAKE) --no-print-directory system SYSTEM_EXTRA=poppler-utils
 	$(PY) -m pip install --quiet -r requirements-test.lock

@@ -11,13 +11,13 @@ from django.views.generic import TemplateView
 
 from core.templatetags.labsite import fallback_lang
 from lab.models import LabSettings
-from labsite.pages.people import ProfileView
+from labsite.pages.people import ProfileView, join_us
 from people.models import NewsItem, Person
 from publications import listing
 from publications.authors import merge_legends
 from publications.models import Publication
 from publications.profile import ProfilePapers
-from website.models import HomeSection, Opening, Post, Theme
+from website.models import HomeSection, Post, Theme
 
 Kind = HomeSection.Kind
 logger = logging.getLogger(__name__)
@@ -113,8 +113,7 @@ def _team(row, lab):
 
 
 def _openings(row, lab):
-    openings = list(Opening.objects.open()[: row.shown_count])
-    return {"heading": _("Join us"), "openings": openings} if openings else None
+    return join_us(row.shown_count)
 
 
 def _posts(row, lab):

@@ -24,7 +24,7 @@ from publications.models import Publication
 from publications.profile import ProfilePapers
 from publications.views import json_ld
 from talks.models import Award, Talk
-from website.models import Course, Post
+from website.models import Course, Opening, Post
 
 # What each profile section lists, by the name of its relation to Person (None: all rows).
 SECTION_RELATIONS = {
@@ -95,6 +95,13 @@ def courses_taught(person):
     return list(Course.objects.published().for_person(person).for_listing())
 
 
+def join_us(count=None):
+    """The openings still listed, as the "Join us" partial (templates/labsite/home/
+    _openings.html) reads them, on the home and the team page; None when there are none."""
+    openings = list(Opening.objects.open()[:count])
+    return {"heading": _("Join us"), "openings": openings} if openings else None
+
+
 class TeamView(ListView):
     """Current members grouped by role in the lab's chosen order, then alumni."""
 
@@ -121,6 +128,7 @@ class TeamView(ListView):
             if role in by_role
         ]
         context["alumni"] = Person.objects.published().alumni().order_by("-member_until", "name")
+        context["join_us"] = join_us()
         return context
 
 

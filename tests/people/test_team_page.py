@@ -55,10 +55,11 @@ def test_unpublished_people_are_not_listed(client):
 def test_team_page_query_count_does_not_grow_with_the_team(client, django_assert_max_num_queries):
     factories.PersonFactory.create_batch(40)
     factories.PersonFactory.create_batch(10, member_until="2019")
+    factories.OpeningFactory.create_batch(5)
     client.get("/people/")  # creates the lab settings row
 
-    # content version, lab settings, the page's own two, the site's menu
-    with django_assert_max_num_queries(5):
+    # content version, lab settings, the page's own two, its openings, the site's menu
+    with django_assert_max_num_queries(6):
         client.get("/people/")
 
 
@@ -83,3 +84,24 @@ def test_an_order_set_by_hand_is_kept(client):
     html = client.get("/people/").content.decode()
 
     assert html.index("Abe Adams") < html.index("Zoe Zhang")
+
+
+def test_the_team_page_invites_to_the_openings_still_listed(client):
+    factories.PersonFactory(name="Ada Pi", role="pi")
+    factories.PersonFactory(name="Long Gone", role="phd", member_until="2020-06")
+    today = datetime.date.today()
+    factories.OpeningFactory(title="PhD in memory systems", deadline=today)
+    factories.OpeningFactory(title="Postdoc, closed", deadline=today - datetime.timedelta(days=1))
+
+    html = client.get("/people/").content.decode()
+
+    assert _headings(html) == ["Principal investigator", "Join us", "Alumni"]
+    assert "PhD in memory systems" in html and "Postdoc, closed" not in html
+    assert 'href="/openings/"' in html
+
+
+def test_with_no_opening_listed_the_team_page_has_no_join_us(client):
+    factories.PersonFactory(name="Ada Pi", role="pi")
+    factories.OpeningFactory(title="Filled", is_published=False)
+
+    assert _headings(client.get("/people/").content.decode()) == ["Principal investigator"]
