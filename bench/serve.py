@@ -122,8 +122,11 @@ def main(seconds=3, exports=False, warm_only=False):
     sys.path.insert(0, str(ROOT))
     make_lab()
     from publications.models import Publication
+    from website.models import Course, Opening, Theme
 
     paper = Publication.objects.filter(authorships__person__slug="teng-ma").first()
+    # the lab's own pages: one of each kind of the demo's
+    theme, opening, course = (model.objects.first() for model in (Theme, Opening, Course))
     env = {
         **os.environ,
         "STATIC_ROOT": str(scratch / "static"),
@@ -150,6 +153,13 @@ def main(seconds=3, exports=False, warm_only=False):
         "/posts/",
         "/posts/mooncake-open-source-2024/",
         "/posts/feed/",
+        "/themes/",
+        theme.get_absolute_url(),
+        "/openings/",
+        opening.get_absolute_url(),
+        "/teaching/",
+        course.get_absolute_url(),
+        "/zh-hans/teaching/",
         "/publications/feed/",
         "/sitemap.xml",
         "/publications/export.bib",

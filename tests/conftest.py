@@ -15,7 +15,8 @@ from django.db import connection, transaction
 from django.utils import translation
 
 from core import content
-from lab.models import forget_loaded_settings
+from lab.models import LabSettings, forget_loaded_settings
+from labsite import page_cache
 from labsite.page_cache import recent_pages
 from tests.factories import PersonFactory
 
@@ -98,6 +99,15 @@ def signed_in():
         return client
 
     return sign_in
+
+
+@pytest.fixture
+def site_rows(db):
+    """The rows every page reads and a site's first page writes: the lab settings and the
+    content version's (which migrate writes and a transactional test's flush removes), so
+    that a query count measures the page alone, whichever test ran before."""
+    LabSettings.load()
+    page_cache.content_version()
 
 
 @pytest.fixture(scope="session")

@@ -173,11 +173,10 @@ def test_the_sitemap_lists_open_openings_only(client, postdoc, on_day):
 
 
 def test_the_openings_pages_query_counts_do_not_grow_with_the_openings(
-    client, django_assert_max_num_queries
+    client, django_assert_max_num_queries, site_rows
 ):
     for number in range(10):
         factories.OpeningFactory(slug=f"call-{number}")
-    LabSettings.load()
 
     # content version, lab settings, the menu, the openings
     with django_assert_max_num_queries(4):

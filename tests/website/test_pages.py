@@ -161,13 +161,12 @@ def test_the_sitemap_lists_published_pages_in_both_languages(client):
 
 
 def test_a_pages_query_count_does_not_grow_with_its_subpages_or_the_menu(
-    client, django_assert_max_num_queries
+    client, django_assert_max_num_queries, site_rows
 ):
     research = factories.PageFactory(slug="research")
     for number in range(8):
         page = factories.PageFactory(parent=research, slug=f"topic-{number}")
         factories.MenuItemFactory(page=page)
-    LabSettings.load()
 
     # content version, lab settings, the page and its parent, its subpages, the menu
     with django_assert_max_num_queries(5):

@@ -8,7 +8,6 @@ import re
 import feedparser
 import pytest
 
-from lab.models import LabSettings
 from tests import factories
 from website.models import MenuItem
 
@@ -142,13 +141,12 @@ def test_a_lab_without_posts_offers_no_posts_page_in_its_sitemap(client):
 
 
 def test_the_posts_pages_query_counts_do_not_grow_with_the_posts(
-    client, django_assert_max_num_queries, person
+    client, django_assert_max_num_queries, person, site_rows
 ):
     for number in range(12):
         post = factories.PostFactory(slug=f"note-{number}")
         factories.PostAuthorFactory(post=post, person=person)
         factories.PostAuthorFactory(post=post)
-    LabSettings.load()
 
     # content version, lab settings, the menu, the count, the posts, their authors
     with django_assert_max_num_queries(6):

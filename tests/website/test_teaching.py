@@ -9,7 +9,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core.partial_dates import PartialDate
-from lab.models import LabSettings
 from tests import factories
 from website.models import Course, CourseTeacher, MenuItem
 
@@ -197,7 +196,7 @@ def test_on_a_personal_site_only_its_owners_courses_show(client, taught, setting
 
 
 def test_the_teaching_pages_query_counts_do_not_grow_with_courses_and_teachers(
-    client, django_assert_max_num_queries, person, settings
+    client, django_assert_max_num_queries, person, settings, site_rows
 ):
     settings.PAGE_CACHE = False  # what building the page costs, visit after visit
     for number in range(8):
@@ -208,7 +207,6 @@ def test_the_teaching_pages_query_counts_do_not_grow_with_courses_and_teachers(
         for _ in range(3):
             factories.CourseTeacherFactory(course=course)
         factories.CourseTeacherFactory(course=course, person=None, name="Outside Teacher")
-    LabSettings.load()
 
     # lab settings, the menu, the courses, their teachers
     with django_assert_max_num_queries(4):

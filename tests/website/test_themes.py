@@ -5,7 +5,6 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from core.partial_dates import PartialDate
-from lab.models import LabSettings
 from tests import factories
 from website.models import MenuItem, Theme
 
@@ -101,7 +100,7 @@ def test_themes_join_the_menu_and_sitemap(client, kvcache):
 
 
 def test_the_themes_pages_query_counts_do_not_grow_with_members_and_papers(
-    client, django_assert_max_num_queries, person
+    client, django_assert_max_num_queries, person, site_rows
 ):
     theme = factories.ThemeFactory(slug="big")
     for number in range(8):
@@ -110,7 +109,6 @@ def test_the_themes_pages_query_counts_do_not_grow_with_members_and_papers(
         theme.talks.add(factories.TalkFactory(slug=f"talk-{number}"))
     for number in range(5):
         factories.ThemeFactory(slug=f"other-{number}").members.add(person)
-    LabSettings.load()
 
     # content version, lab settings, the menu, the themes, their members
     with django_assert_max_num_queries(5):
