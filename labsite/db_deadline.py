@@ -67,6 +67,17 @@ def _deadline(execute: Any, sql: str, params: Any, many: bool, context: dict[str
         return execute(sql, params, many, context)
 
 
+def bounded(connection: Any) -> contextlib.AbstractContextManager[None]:
+    """For a statement run on the connection's own driver cursor (past Django's execute
+    wrappers): the same deadline, when the connection is bounded."""
+    if _deadline in connection.execute_wrappers:
+        return _watched(connection.connection)
+    return _UNBOUNDED
+
+
+_UNBOUNDED = contextlib.nullcontext()
+
+
 @contextlib.contextmanager
 def _watched(raw: Any):  # type: ignore[no-untyped-def]
     key = threading.get_ident()

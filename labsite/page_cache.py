@@ -10,10 +10,10 @@ commit (a twenty-second import holds up no admin's save), and a long transaction
 which others see only when it commits, is followed by one they see at once.
 
 A page is stored under the version it was built at, and a request reads the version first
-(one query), so from the moment a change commits every worker
-builds and serves a fresh page, and the old entries age out. A stored page carries its gzip
-form and its ETag, made once when it is stored: a visitor gets the compressed page, or
-"304 Not Modified" when they already have it.
+(one query, on the driver's own cursor for a cache hit), so from the moment a change
+commits every worker builds and serves a fresh page, and the old entries age out. A
+stored page carries its gzip form and its ETag, made once when it is stored: a visitor gets
+the compressed page, or "304 Not Modified" when they already have it.
 
 A page is stored under its canonical address: the query its view declares it reads
 (`canonical_query`, see core.queries) and the site's host without the visitor's port, so
@@ -40,16 +40,19 @@ import logging
 import re
 import threading
 import time
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.signals import setting_changed
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.http import HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
 from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 
+from labsite import db_deadline
 from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.models import ContentChange, ContentVersion
 from labsite.outages import outage_response
@@ -84,6 +87,26 @@ def content_version():
             row = cursor.fetchone()
     _forget_move(connection)
     return row[0]
+
+
+def _committed_version():
+    """content_version() as a cache hit reads it, outside any transaction: the same one
+    statement on the driver's own cursor, past Django's cursor layers (they took half the
+    read's time), under the same deadline (labsite.db_deadline), failing as a
+    DatabaseError. Inside a transaction, content_version() itself: it forgets the move."""
+    wrapper = connections[DEFAULT_DB_ALIAS]  # once: each look through `connection` costs
+    raw = wrapper.connection
+    if wrapper.in_atomic_block or raw is None:
+        return content_version()
+    try:
+        with db_deadline.bounded(wrapper):
+            cursor = raw.cursor()
+            cursor.execute(_read_version_sql())
+            row = cursor.fetchone()
+            cursor.close()
+    except wrapper.Database.Error as error:
+        raise DatabaseError(str(error)) from error
+    return content_version() if row is None else row[0]  # none: the first is written
 
 
 @functools.cache
@@ -285,7 +308,7 @@ def _serving_version():
     global _last_version, _ask_database_at
     if not _database_down():
         try:
-            version = content_version()
+            version = _committed_version()
         except DatabaseError:
             _ask_database_at = time.monotonic() + DATABASE_RETRY
             connection.close()  # a new one next time (a hit never reaches Django's own check)
@@ -323,20 +346,40 @@ def may_serve_from_cache(meta):
     if meta.get("REQUEST_METHOD") not in ("GET", "HEAD") or STATIC_EXPORT_KEY in meta:
         return False
     path = meta.get("PATH_INFO", "")
-    if path.startswith(_bypass_prefixes()):
+    hit = _hit_settings()
+    if path.startswith(hit.bypass_prefixes):
         return False
     cookies = meta.get("HTTP_COOKIE", "")
-    return not any(f"{name}=" in cookies for name in _bypass_cookies())
+    return not any(cookie in cookies for cookie in hit.bypass_cookies)
 
 
-def _bypass_prefixes():
+class _HitSettings(NamedTuple):
+    bypass_prefixes: tuple[str, ...]
+    bypass_cookies: tuple[str, ...]
+    site_name: str | None
+    site_port: int | None
+    proxy_ssl_header: tuple[str, str] | None
+    personal_site: str
+
+
+@functools.cache
+def _hit_settings():
+    """The settings a cache hit reads, read once (each read of `settings` costs a hit more
+    than its whole version check did), and again after a setting changes (tests)."""
     prefixes = (settings.MEDIA_URL, settings.STATIC_URL, "/admin/", "/accounts/", "/health/")
-    return tuple(p for p in prefixes if p)
+    site = urlsplit(settings.SITE_URL)
+    return _HitSettings(
+        bypass_prefixes=tuple(p for p in prefixes if p),
+        # a false match ("xsessionid=") only means a page built afresh
+        bypass_cookies=(f"{settings.SESSION_COOKIE_NAME}=", "messages="),
+        site_name=site.hostname,
+        site_port=site.port,
+        proxy_ssl_header=settings.SECURE_PROXY_SSL_HEADER,
+        personal_site=settings.PERSONAL_SITE,
+    )
 
 
-def _bypass_cookies():
-    # a false match ("xsessionid=") only means a page built afresh
-    return (settings.SESSION_COOKIE_NAME, "messages")
+setting_changed.connect(lambda **kwargs: _hit_settings.cache_clear(), weak=False)
 
 
 def canonical_query(request):
@@ -360,27 +403,25 @@ def canonical_host(meta):
     """The host a request's page is built and stored for: the name it was asked by (which
     Django checks against ALLOWED_HOSTS before anything is stored), with the port
     SITE_URL gives that name, else none: never a port the visitor chose."""
-    host = meta.get("HTTP_HOST") or meta.get("SERVER_NAME", "")
+    hit = _hit_settings()
+    return _canonical_host(meta.get("HTTP_HOST") or meta.get("SERVER_NAME", ""), hit)
+
+
+@functools.lru_cache(maxsize=256)  # a visitor's own spellings take no more than that
+def _canonical_host(host, hit):
     domain, _port = split_domain_port(host)  # the name lower-cased, as Django compares it
     if not domain:
         return host  # refused by Django: nothing is stored under it
-    site_name, site_port = _site_name_and_port(settings.SITE_URL)
-    if site_port and site_name == domain.strip("[]"):
-        return f"{domain}:{site_port}"
+    if hit.site_port and hit.site_name == domain.strip("[]"):
+        return f"{domain}:{hit.site_port}"
     return domain
-
-
-@functools.lru_cache(maxsize=4)
-def _site_name_and_port(site_url):
-    # read once, not split again on every cache hit (a fifth of a hit's own time)
-    site = urlsplit(site_url)
-    return site.hostname, site.port
 
 
 def page_key(meta, version):
     """The cache key of the page a request asks for, read from its WSGI environ (scheme as
     Django tells it, canonical host, path and query)."""
-    header = settings.SECURE_PROXY_SSL_HEADER
+    hit = _hit_settings()
+    header = hit.proxy_ssl_header
     if header and header[0] in meta:
         scheme = "https" if meta[header[0]].split(",")[0].strip() == header[1] else "http"
     else:
@@ -388,7 +429,7 @@ def page_key(meta, version):
     host = canonical_host(meta)
     path = meta.get("SCRIPT_NAME", "") + meta.get("PATH_INFO", "")
     query = meta.get("QUERY_STRING", "")  # only a canonical query is ever stored
-    site = settings.PERSONAL_SITE  # the same address is another page on a personal site
+    site = hit.personal_site  # the same address is another page on a personal site
     # Pages change with the day as well as with content: an opening leaves the list after
     # its deadline, a post dated ahead appears on its day.
     day = _local_day()
