@@ -43,7 +43,7 @@ def _bound(sender: Any, connection: Any, **kwargs: Any) -> None:
     is_usable = connection.is_usable
 
     def bounded_is_usable() -> bool:
-        with _watched(connection.connection):
+        with watched(connection.connection):
             return is_usable()
 
     connection.is_usable = bounded_is_usable
@@ -63,7 +63,7 @@ def _bound(sender: Any, connection: Any, **kwargs: Any) -> None:
 
 
 def _deadline(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
-    with _watched(context["connection"].connection):
+    with watched(context["connection"].connection):
         return execute(sql, params, many, context)
 
 
@@ -71,7 +71,7 @@ def bounded(connection: Any) -> contextlib.AbstractContextManager[None]:
     """For a statement run on the connection's own driver cursor (past Django's execute
     wrappers): the same deadline, when the connection is bounded."""
     if _deadline in connection.execute_wrappers:
-        return _watched(connection.connection)
+        return watched(connection.connection)
     return _UNBOUNDED
 
 
@@ -79,7 +79,8 @@ _UNBOUNDED = contextlib.nullcontext()
 
 
 @contextlib.contextmanager
-def _watched(raw: Any):  # type: ignore[no-untyped-def]
+def watched(raw: Any):  # type: ignore[no-untyped-def]
+    """A statement on the DB-API connection `raw` shut after the deadline."""
     key = threading.get_ident()
     _running[key] = (time.monotonic() + settings.DATABASE_QUERY_DEADLINE, raw)
     _start_watcher()

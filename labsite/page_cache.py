@@ -52,7 +52,7 @@ from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 
-from labsite import db_deadline
+from labsite import db_deadline, version_push
 from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.models import ContentChange, ContentVersion
 from labsite.outages import outage_response
@@ -132,6 +132,7 @@ def _moved_after_commit(using=DEFAULT_DB_ALIAS):
     many rows others added while the change was under way. Now and then the log drops what
     no version read needs any more (only its highest id counts)."""
     added = ContentChange.objects.using(using).create()
+    version_push.listener.moved()
     if added.pk % _PRUNE_EVERY == 0:
         ContentChange.objects.using(using).filter(pk__lt=added.pk - _PRUNE_EVERY).delete()
 
@@ -146,6 +147,7 @@ def content_changed(sender=None, using=DEFAULT_DB_ALIAS):
     """What follows a change of content (core/changes.py), or a migrate: the public pages
     are out of date. Moves the version in the change's own transaction,
     once however many rows the transaction changes, and once more when it has committed."""
+    version_push.listener.moved()  # this process's next hit reads it, notice or not
     connection = connections[using]
     if connection.in_atomic_block:
         hooks = [hook for _savepoints, hook, _robust in connection.run_on_commit]
@@ -307,6 +309,9 @@ def _serving_version():
     process, else by any: the cache keeps it), under which stored pages are still current."""
     global _last_version, _ask_database_at
     if not _database_down():
+        pushed = not connections[DEFAULT_DB_ALIAS].in_atomic_block  # a transaction reads
+        if pushed and _last_version is not None and version_push.listener.unchanged():
+            return _last_version
         try:
             version = _committed_version()
         except DatabaseError:
@@ -314,6 +319,8 @@ def _serving_version():
             connection.close()  # a new one next time (a hit never reaches Django's own check)
             logger.warning("The database does not answer: only stored pages are served")
         else:
+            if pushed:
+                version_push.listener.read()
             if version != _last_version:
                 _last_version = version
                 try:

@@ -125,6 +125,9 @@ elif _SQLITE:
     # that read first and wrote later could not wait, and failed with "database is locked"
     # when the task worker wrote meanwhile.
     _options.setdefault("transaction_mode", "IMMEDIATE")
+# On PostgreSQL each web worker listens for the content version's moves rather than reading
+# it on every cache hit (labsite/version_push.py); off behind a pooler that cannot LISTEN.
+CONTENT_VERSION_PUSH = env.bool("CONTENT_VERSION_PUSH", default=True)
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600 if _SQLITE else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
