@@ -50,7 +50,8 @@ class Listener:
         `read()`."""
         with self._lock:
             if self._connection is None or self._pid != os.getpid():
-                self._listen()
+                if time.monotonic() >= self._retry_at:  # else a hit looks no further
+                    self._listen()
                 return False
             if not self._current:
                 return False
@@ -74,11 +75,10 @@ class Listener:
         if self._connection is not None and self._pid != os.getpid():
             self._forked.append(self._connection)  # closing it would close the parent's
         self._connection = None
-        wrapper = connections[DEFAULT_DB_ALIAS]
-        enabled = settings.CONTENT_VERSION_PUSH and wrapper.vendor == "postgresql"
-        if not enabled or time.monotonic() < self._retry_at:
-            return
         self._retry_at = time.monotonic() + RETRY
+        wrapper = connections[DEFAULT_DB_ALIAS]
+        if not settings.CONTENT_VERSION_PUSH or wrapper.vendor != "postgresql":
+            return
         params = wrapper.get_connection_params()
         params["connect_timeout"] = min(params.get("connect_timeout") or CONNECT_TIMEOUT, 2)
         try:
