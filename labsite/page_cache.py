@@ -10,8 +10,9 @@ commit (a twenty-second import holds up no admin's save), and a long transaction
 which others see only when it commits, is followed by one they see at once.
 
 A page is stored under the version it was built at, and a request reads the version first
-(one query, on the driver's own cursor for a cache hit), so from the moment a change
-commits every worker builds and serves a fresh page, and the old entries age out. A
+(one query, on the driver's own cursor for a cache hit; on PostgreSQL a worker told of no
+change since its last read asks nothing, labsite/version_push.py), so from the moment a
+change commits every worker builds and serves a fresh page, and the old entries age out. A
 stored page carries its gzip form and its ETag, made once when it is stored: a visitor gets
 the compressed page, or "304 Not Modified" when they already have it.
 

@@ -80,7 +80,7 @@ class Listener:
         if not settings.CONTENT_VERSION_PUSH or wrapper.vendor != "postgresql":
             return
         params = wrapper.get_connection_params()
-        params["connect_timeout"] = min(params.get("connect_timeout") or CONNECT_TIMEOUT, 2)
+        params["connect_timeout"] = CONNECT_TIMEOUT
         try:
             connection = wrapper.Database.connect(**params, autocommit=True)
             with db_deadline.watched(connection):
