@@ -17,7 +17,6 @@ from django.utils import translation
 from core import content
 from lab.models import LabSettings, forget_loaded_settings
 from labsite import page_cache, version_push
-from labsite.page_cache import recent_pages
 from tests.factories import PersonFactory
 
 
@@ -25,12 +24,12 @@ from tests.factories import PersonFactory
 def _clear_cache():
     """Each test starts from its own database state, with nothing cached from another."""
     cache.clear()
-    recent_pages.clear()
+    page_cache.recent_pages.clear()
     version_push.listener.forget()
     forget_loaded_settings()
     yield
     cache.clear()
-    recent_pages.clear()
+    page_cache.recent_pages.clear()
     version_push.listener.forget()  # its connection would hold the test database open
     # A request to a Chinese page leaves Chinese active in this thread, as in any worker
     # (the next request sets its own); the next test starts in English.

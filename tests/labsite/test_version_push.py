@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from lab.models import LabSettings
-from labsite import page_cache, version_push
+from labsite import page_cache
 from people.models import Person
 from tests import factories
 
@@ -19,13 +19,13 @@ PROFILE = "/people/teng-ma/"
 
 
 @pytest.fixture
-def teng(settings):
+def teng():
+    """A member's profile on PostgreSQL (tests/conftest.py closes the listening connection
+    after each test)."""
     if connection.vendor != "postgresql":
         pytest.skip("LISTEN and NOTIFY are PostgreSQL's")
     LabSettings.load()
     factories.PersonFactory(name="Teng Ma", slug="teng-ma")
-    yield
-    version_push.listener.forget()
 
 
 def _rename_from_elsewhere(name):
