@@ -45,14 +45,14 @@ run: $(PY) system
 	$(PY) manage.py runserver $(HOST)
 
 # Installs the locked test set and runs the whole suite (SQLite unless DATABASE_URL says
-# otherwise) on every core, each test file in one process (pytest-xdist); PYTEST_ARGS=
+# otherwise; no .env is read or needed: tests/settings.py sets what the tests use) on every core, each test file in one process (pytest-xdist); PYTEST_ARGS=
 # runs it in one.
 PYTEST_ARGS ?= -n auto --dist loadfile
 test: $(PY)
 	$(MAKE) --no-print-directory system SYSTEM_EXTRA=poppler-utils
 	$(PY) -m pip install --quiet -r requirements-test.lock
 	$(PY) -m pip install --quiet --no-deps -e .
-	$(PY) manage.py catalogs compile
+	DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py catalogs compile
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Re-resolves the lock files from the ranges in pyproject.toml (run after changing them, or

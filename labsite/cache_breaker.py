@@ -23,6 +23,8 @@ _skip_until: dict[str, float] = {}  # server location → monotonic time to ask 
 class CacheSkipped(redis.exceptions.ConnectionError):
     """The cache server failed to answer moments ago; it is not asked again yet."""
 
+    cache_skipped = True  # read by /health/, which imports no Redis client
+
 
 class RedisCache(redis_backend.RedisCache):
     """Django's RedisCache with the breaker: `CACHE_URL=redis://…` selects it (settings)."""

@@ -133,6 +133,8 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# Sites (or test runs) sharing one cache server keep apart by a prefix of their own.
+CACHES["default"]["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="")
 if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
     # Room for whole public pages (labsite/page_cache.py), about 100 MB at most for pages
     # of typical size; Redis is sized by its own configuration (maxmemory, allkeys-lru).

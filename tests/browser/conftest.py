@@ -21,6 +21,12 @@ ARGS = [
 
 
 @pytest.fixture(scope="session")
+def shots(tmp_path_factory):
+    """A folder of this run's own for the screenshots a test leaves to be looked at."""
+    return tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture(scope="session")
 def browser():
     if not os.path.exists(CHROMIUM):
         if os.environ.get("REQUIRE_BROWSER"):

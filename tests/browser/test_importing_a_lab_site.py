@@ -12,11 +12,10 @@ from people.models import Person
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CORPUS = Path(__file__).parent.parent / "labsite" / "data" / "corpus"
-SHOTS = Path("/tmp")
 
 
 def test_a_lab_sites_preview_fits_and_its_group_mapping_is_corrected(
-    lab_admin_page, live_server, tmp_path
+    shots, lab_admin_page, live_server, tmp_path
 ):
     archive = shutil.make_archive(str(tmp_path / "lab"), "zip", CORPUS, "hugo-pzhang-lab")
     page = lab_admin_page
@@ -32,7 +31,7 @@ def test_a_lab_sites_preview_fits_and_its_group_mapping_is_corrected(
     assert row.locator("select").input_value() == "postdoc"
     assert row.locator("input[type=checkbox]").is_checked()
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280  # fits, no scrolling
-    page.screenshot(path=str(SHOTS / "import-site-groups-1280.png"), full_page=False)
+    page.screenshot(path=str(shots / "import-site-groups-1280.png"), full_page=False)
 
     # The lab calls its research staff "Post-Doc": the admin says so, and previews again.
     current = table.locator("tr", has_text="Current Post-Doc")
@@ -49,4 +48,4 @@ def test_a_lab_sites_preview_fits_and_its_group_mapping_is_corrected(
     assert imported.count() == 117
     assert imported.filter(role="staff").count() == 10
     assert imported.alumni().count() == 92  # 32 + 44 + 16 graduated
-    page.screenshot(path=str(SHOTS / "import-site-done-1280.png"), full_page=False)
+    page.screenshot(path=str(shots / "import-site-done-1280.png"), full_page=False)

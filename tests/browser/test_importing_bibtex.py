@@ -20,10 +20,9 @@ TWICE = """
   year = {2024},
 }
 """
-SHOTS = Path("/tmp")
 
 
-def test_a_pasted_real_file_is_previewed_picked_and_imported(lab_admin_page, live_server):
+def test_a_pasted_real_file_is_previewed_picked_and_imported(shots, lab_admin_page, live_server):
     page = lab_admin_page
     page.goto(live_server.url + "/admin/publications/publication/import/")
     page.fill("#id_bibtex", REAL.read_text(encoding="utf-8") + TWICE)
@@ -36,7 +35,7 @@ def test_a_pasted_real_file_is_previewed_picked_and_imported(lab_admin_page, liv
     ecar_row.locator("details.import-readings summary").click()
     assert "“*” by Yuan read as co-first" in ecar_row.inner_text()
     assert "preview: al-folio's thumbnail image" in ecar_row.inner_text()
-    page.screenshot(path=str(SHOTS / "import-preview-1280.png"), full_page=False)
+    page.screenshot(path=str(shots / "import-preview-1280.png"), full_page=False)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
 
     page.select_option("select[name^=choice-]", label="A Title Typed Twice")
@@ -55,7 +54,7 @@ def test_a_pasted_real_file_is_previewed_picked_and_imported(lab_admin_page, liv
         False,
     ]
     page.goto(live_server.url + ecar.get_absolute_url())
-    page.screenshot(path=str(SHOTS / "imported-paper-1280.png"), full_page=False)
+    page.screenshot(path=str(shots / "imported-paper-1280.png"), full_page=False)
     assert "Equal contribution" in page.locator("main").inner_text() or "*" in page.inner_text(
         ".paper__authors"
     )

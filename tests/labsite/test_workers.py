@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 
 import pytest
 from django.db import connection
@@ -24,7 +25,9 @@ from tests import factories, served
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-REDIS = "redis://127.0.0.1:6379/7"
+REDIS = "redis://127.0.0.1:6379/0"
+# Each run's keys under a prefix of their own: two runs on one Redis never meet.
+PREFIX = f"labsite-test-{uuid.uuid4().hex}"
 
 
 def _redis_is_up():
@@ -43,8 +46,10 @@ def production_env(tmp_path):
         pytest.skip("needs the PostgreSQL test run and Redis on 127.0.0.1:6379")
     import redis
 
-    redis.Redis.from_url(REDIS).flushdb()
-    return served.site_env(tmp_path, CACHE_URL=REDIS)
+    client = redis.Redis.from_url(REDIS)
+    for key in client.scan_iter(f"{PREFIX}:*"):
+        client.delete(key)
+    return served.site_env(tmp_path, CACHE_URL=REDIS, CACHE_KEY_PREFIX=PREFIX)
 
 
 def _get(port, path):
