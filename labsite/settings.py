@@ -30,7 +30,7 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if 
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "labsite.apps.LabsiteAdminConfig",  # django.contrib.admin, the index in the site's order
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

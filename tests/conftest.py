@@ -119,7 +119,8 @@ def _demo_rows(django_db_setup, django_db_blocker):
         call_command("load_demo", stdout=io.StringIO())
         out = io.StringIO()
         apps = [config.label for config in content.content_apps()]
-        call_command("dumpdata", *apps, format="json", stdout=out)
+        # With the record of which rows are the demo's, as `remove_demo` reads it.
+        call_command("dumpdata", *apps, "labsite.DemoRow", format="json", stdout=out)
         transaction.set_rollback(True)
     return out.getvalue()
 
