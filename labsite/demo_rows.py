@@ -5,7 +5,8 @@ whatever made it (its own saves, the Crossref importer's bulk inserts). `removal
 sorts the recorded rows that still exist into those that go and those that stay:
 
 - a row a person has since edited (its history names a user: an admin or member form saved
-  it) stays, and so does everything it owns (a kept person keeps their profile sections);
+  it) stays, and so does what it owns (a kept person keeps their profile sections; a row
+  with two owners, a post's author, goes with either);
 - a row whose removal would take a row the demo did not make stays (a demo person who
   authors a post a lab admin wrote), and so does one another kept row still needs (a venue a
   lab admin's paper is at, a page a kept subpage sits under).
@@ -176,9 +177,9 @@ def removal_plan():
 
 
 def _reason_to_keep(obj, demo, kept, rows):
-    for owner in _owners(obj):
-        if owner in kept:
-            return f"belongs to {_name(*owner, rows)}, which stays"
+    owners = [owner for owner in _owners(obj) if owner in demo]
+    if owners and all(owner in kept for owner in owners):
+        return f"belongs to {_name(*owners[0], rows)}, which stays"
     for child in _cascade(obj)[1:]:
         key = _key(child)
         if key in kept or (key not in demo and hasattr(type(child), "history")):
