@@ -14,14 +14,19 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import models, transaction
+import pillow_heif
 from PIL import Image, ImageCms, ImageFile, ImageOps, UnidentifiedImageError
 
 logger = logging.getLogger(__name__)
 
-ALLOWED_FORMATS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
+# Phones' photos: an iPhone's JPEG is often an MPO (a JPEG followed by a depth or gain map,
+# of which the first image is the photo), its camera's default HEIC (read by pillow-heif).
+pillow_heif.register_heif_opener()
+
+ALLOWED_FORMATS = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC"}
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 MAX_PIXELS = 40_000_000
-ACCEPT = "image/jpeg,image/png,image/webp"
+ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif"
 
 _SRGB = ImageCms.createProfile("sRGB")
 
@@ -33,9 +38,10 @@ def _refuse(message, code):
 def open_upload(file):
     """Decode an uploaded image completely and return it upright, in RGB or RGBA.
 
-    Refuses (ValidationError) files over 10 MB, formats other than JPEG, PNG and WebP (SVG
-    included), images over 40 megapixels, and anything Pillow cannot decode to the last pixel.
-    The pixel limit is checked from the header, before any pixel is decoded.
+    Refuses (ValidationError) files over 10 MB, formats other than JPEG (MPO included: its
+    first image), PNG, WebP and HEIC (SVG included), images over 40 megapixels, and anything
+    Pillow cannot decode to the last pixel. The pixel limit is checked from the header,
+    before any pixel is decoded.
     """
     # Pillow's switch to accept cut-off images is process-wide, and a library may turn it
     # on (WeasyPrint does when it is imported, for a CV's PDF): an upload is checked whole.
@@ -54,7 +60,8 @@ def open_upload(file):
             image = Image.open(file)
             if image.format not in ALLOWED_FORMATS:
                 _refuse(
-                    f"{image.format} images are not accepted; upload a JPEG, PNG or WebP image.",
+                    f"{image.format} images are not accepted; upload a JPEG, PNG, WebP or HEIC "
+                    "image.",
                     "format",
                 )
             width, height = image.size
@@ -72,8 +79,10 @@ def open_upload(file):
     except UnidentifiedImageError:
         # Only now does XML mean SVG: a real JPEG may carry an XMP packet with "<?xml" in it.
         if head.startswith((b"<svg", b"<?xml", b"<!doctype svg")) or b"<svg" in head:
-            _refuse("SVG files are not accepted; upload a JPEG, PNG or WebP image.", "svg")
-        _refuse("This file is not an image; upload a JPEG, PNG or WebP image.", "not_an_image")
+            _refuse("SVG files are not accepted; upload a JPEG, PNG, WebP or HEIC image.", "svg")
+        _refuse(
+            "This file is not an image; upload a JPEG, PNG, WebP or HEIC image.", "not_an_image"
+        )
     except (OSError, SyntaxError, ValueError, EOFError):
         _refuse("This image is damaged or incomplete and cannot be read.", "undecodable")
     return _normalize(image)
@@ -174,7 +183,7 @@ def delete_after_commit(storage, names):
 class SafeImageFormField(forms.ImageField):
     """An upload field that runs the checks of `open_upload`, so problems are field errors."""
 
-    default_error_messages = {"invalid_image": "Upload a JPEG, PNG or WebP image."}
+    default_error_messages = {"invalid_image": "Upload a JPEG, PNG, WebP or HEIC image."}
 
     def to_python(self, data):
         upload = forms.FileField.to_python(self, data)

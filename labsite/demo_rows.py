@@ -43,7 +43,9 @@ def _recorded_models():
 def recording():
     """Within the block, every content row that is new when it ends is recorded as the
     demo's (one query per content model before and after)."""
-    before = {model: set(model._base_manager.values_list("pk", flat=True)) for model in _recorded_models()}
+    before = {
+        model: set(model._base_manager.values_list("pk", flat=True)) for model in _recorded_models()
+    }
     yield
     rows = []
     for model, existing in before.items():

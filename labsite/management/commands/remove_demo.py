@@ -15,7 +15,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--dry-run", action="store_true", help="Say what would go and what stays; change nothing."
+            "--dry-run",
+            action="store_true",
+            help="Say what would go and what stays; change nothing.",
         )
 
     def handle(self, *args, dry_run=False, **options):
