@@ -10,11 +10,11 @@ import logging
 import secrets
 import warnings
 
+import pillow_heif
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import models, transaction
-import pillow_heif
 from PIL import Image, ImageCms, ImageFile, ImageOps, UnidentifiedImageError
 
 logger = logging.getLogger(__name__)
