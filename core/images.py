@@ -5,6 +5,7 @@ encoding of the decoded pixels, under a server-generated name, with no metadata 
 comments) and no bytes trailing the image data.
 """
 
+import functools
 import io
 import logging
 import secrets
@@ -16,6 +17,8 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import models, transaction
 from PIL import Image, ImageCms, ImageFile, ImageOps, UnidentifiedImageError
+
+from core import kept_uploads
 
 logger = logging.getLogger(__name__)
 
@@ -181,9 +184,16 @@ def delete_after_commit(storage, names):
 
 
 class SafeImageFormField(forms.ImageField):
-    """An upload field that runs the checks of `open_upload`, so problems are field errors."""
+    """An upload field that runs the checks of `open_upload`, so problems are field errors;
+    an upload that passed them is kept when the form is refused for another reason
+    (core/kept_uploads.py), so it need not be chosen again."""
 
     default_error_messages = {"invalid_image": "Upload a JPEG, PNG, WebP or HEIC image."}
+
+    def __init__(self, **kwargs):
+        widget = kwargs.get("widget") or self.widget
+        kwargs["widget"] = _keeping(widget if isinstance(widget, type) else type(widget))
+        super().__init__(**kwargs)
 
     def to_python(self, data):
         upload = forms.FileField.to_python(self, data)
@@ -191,6 +201,7 @@ class SafeImageFormField(forms.ImageField):
             return None
         open_upload(upload)
         upload.seek(0)
+        self.widget.checked_upload = upload  # this form's own copy of the widget
         return upload
 
     def widget_attrs(self, widget):
@@ -209,3 +220,8 @@ class SafeImageField(models.ImageField):
     def formfield(self, **kwargs):
         kwargs.setdefault("form_class", SafeImageFormField)
         return super().formfield(**kwargs)
+
+
+@functools.cache
+def _keeping(widget_class):
+    return type(f"Kept{widget_class.__name__}", (kept_uploads.KeptUploadMixin, widget_class), {})

@@ -229,6 +229,9 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=DATA_DIR / "static")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = env.str("MEDIA_URL", default="/media/")
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=DATA_DIR / "media")
+# Files chosen in a refused admin form, kept for a day for the next try (core/kept_uploads.py):
+# private, never served; shared by the workers of one machine.
+KEPT_UPLOADS_DIR = env.path("KEPT_UPLOADS_DIR", default=DATA_DIR / "kept-uploads")
 STORAGES = {
     "default": {"BACKEND": "core.storage.LocalStorage"},
     "staticfiles": {
