@@ -160,7 +160,6 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     call_command("load_demo", stdout=io.StringIO())
     call_command("remove_demo", stdout=io.StringIO())
     year.step("the demo lab loaded and removed", new={"LabSettings"})
-    assert {key[0] for key in year.known} <= {"LabSettings"}
 
     # 1. a real lab site moves in; a second run changes nothing
     call_command("import_site", str(SITE), "--apply", stdout=io.StringIO())
