@@ -121,7 +121,10 @@ def _demo_rows(django_db_setup, django_db_blocker):
         out = io.StringIO()
         apps = [config.label for config in content.content_apps()]
         # With the record of which rows are the demo's, as `remove_demo` reads it.
-        call_command("dumpdata", *apps, "labsite.DemoRow", format="json", stdout=out)
+        # (content types by name: a test that migrated back and forth has other ids)
+        call_command(
+            "dumpdata", *apps, "labsite.DemoRow", natural_foreign=True, format="json", stdout=out
+        )
         transaction.set_rollback(True)
     return out.getvalue()
 
