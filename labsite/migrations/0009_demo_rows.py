@@ -5,22 +5,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('contenttypes', '0002_remove_content_type_name'),
-        ('labsite', '0008_version_pushed'),
+        ("contenttypes", "0002_remove_content_type_name"),
+        ("labsite", "0008_version_pushed"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DemoRow',
+            name="DemoRow",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('object_id', models.PositiveBigIntegerField()),
-                ('content_type', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='contenttypes.contenttype')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("object_id", models.PositiveBigIntegerField()),
+                (
+                    "content_type",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="contenttypes.contenttype",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('content_type', 'object_id'), name='demo_row_once')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("content_type", "object_id"), name="demo_row_once"
+                    )
+                ],
             },
         ),
     ]

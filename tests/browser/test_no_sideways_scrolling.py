@@ -53,7 +53,10 @@ def _overflow(page):
           let widest = width;
           for (const el of document.body.querySelectorAll("*")) {
             const right = el.getBoundingClientRect().right;
-            if (right > widest) { widest = right; culprit = el.tagName.toLowerCase() + "." + el.className; }
+            if (right > widest) {
+              widest = right;
+              culprit = el.tagName.toLowerCase() + "." + el.className;
+            }
           }
           return [root.scrollWidth - width, culprit];
         }"""
