@@ -28,15 +28,15 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # Installs the site, prepares a local .env on first use (DEBUG on, a fresh SECRET_KEY),
-# migrates, loads the demo lab into an empty database, creates `admin`, and serves (with the
-# task worker that runs queued harvests).
+# migrates, loads the demo lab into an empty database (not with DEMO=off: the lab starts
+# empty), creates `admin`, and serves (with the task worker that runs queued harvests).
 run: $(PY) system
 	$(PY) -m pip install --quiet -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	@test -f .env || { printf 'DEBUG=on\nSECRET_KEY=%s\n' "$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" > .env; echo "Wrote .env for local use (DEBUG=on)."; }
 	$(PY) manage.py catalogs compile
 	$(PY) manage.py migrate --no-input
-	$(PY) manage.py load_demo --if-empty
+	$(if $(filter off,$(DEMO)),@echo "DEMO=off: the lab starts empty.",$(PY) manage.py load_demo --if-empty)
 	$(PY) manage.py ensure_admin
 	@echo "Serving http://$(HOST)/  (admin: http://$(HOST)/admin/), with a task worker beside it"
 	@# The worker runs what the admin queues (Harvest now); it stops with the server.

@@ -5,23 +5,31 @@ encoding of the decoded pixels, under a server-generated name, with no metadata 
 comments) and no bytes trailing the image data.
 """
 
+import functools
 import io
 import logging
 import secrets
 import warnings
 
+import pillow_heif
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import models, transaction
 from PIL import Image, ImageCms, ImageFile, ImageOps, UnidentifiedImageError
 
+from core import kept_uploads
+
 logger = logging.getLogger(__name__)
 
-ALLOWED_FORMATS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
+# Phones' photos: an iPhone's JPEG is often an MPO (a JPEG followed by a depth or gain map,
+# of which the first image is the photo), its camera's default HEIC (read by pillow-heif).
+pillow_heif.register_heif_opener()
+
+ALLOWED_FORMATS = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC"}
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 MAX_PIXELS = 40_000_000
-ACCEPT = "image/jpeg,image/png,image/webp"
+ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif"
 
 _SRGB = ImageCms.createProfile("sRGB")
 
@@ -33,9 +41,10 @@ def _refuse(message, code):
 def open_upload(file):
     """Decode an uploaded image completely and return it upright, in RGB or RGBA.
 
-    Refuses (ValidationError) files over 10 MB, formats other than JPEG, PNG and WebP (SVG
-    included), images over 40 megapixels, and anything Pillow cannot decode to the last pixel.
-    The pixel limit is checked from the header, before any pixel is decoded.
+    Refuses (ValidationError) files over 10 MB, formats other than JPEG (MPO included: its
+    first image), PNG, WebP and HEIC (SVG included), images over 40 megapixels, and anything
+    Pillow cannot decode to the last pixel. The pixel limit is checked from the header,
+    before any pixel is decoded.
     """
     # Pillow's switch to accept cut-off images is process-wide, and a library may turn it
     # on (WeasyPrint does when it is imported, for a CV's PDF): an upload is checked whole.
@@ -54,7 +63,8 @@ def open_upload(file):
             image = Image.open(file)
             if image.format not in ALLOWED_FORMATS:
                 _refuse(
-                    f"{image.format} images are not accepted; upload a JPEG, PNG or WebP image.",
+                    f"{image.format} images are not accepted; upload a JPEG, PNG, WebP or HEIC "
+                    "image.",
                     "format",
                 )
             width, height = image.size
@@ -72,8 +82,10 @@ def open_upload(file):
     except UnidentifiedImageError:
         # Only now does XML mean SVG: a real JPEG may carry an XMP packet with "<?xml" in it.
         if head.startswith((b"<svg", b"<?xml", b"<!doctype svg")) or b"<svg" in head:
-            _refuse("SVG files are not accepted; upload a JPEG, PNG or WebP image.", "svg")
-        _refuse("This file is not an image; upload a JPEG, PNG or WebP image.", "not_an_image")
+            _refuse("SVG files are not accepted; upload a JPEG, PNG, WebP or HEIC image.", "svg")
+        _refuse(
+            "This file is not an image; upload a JPEG, PNG, WebP or HEIC image.", "not_an_image"
+        )
     except (OSError, SyntaxError, ValueError, EOFError):
         _refuse("This image is damaged or incomplete and cannot be read.", "undecodable")
     return _normalize(image)
@@ -172,9 +184,16 @@ def delete_after_commit(storage, names):
 
 
 class SafeImageFormField(forms.ImageField):
-    """An upload field that runs the checks of `open_upload`, so problems are field errors."""
+    """An upload field that runs the checks of `open_upload`, so problems are field errors;
+    an upload that passed them is kept when the form is refused for another reason
+    (core/kept_uploads.py), so it need not be chosen again."""
 
-    default_error_messages = {"invalid_image": "Upload a JPEG, PNG or WebP image."}
+    default_error_messages = {"invalid_image": "Upload a JPEG, PNG, WebP or HEIC image."}
+
+    def __init__(self, **kwargs):
+        widget = kwargs.get("widget") or self.widget
+        kwargs["widget"] = _keeping(widget if isinstance(widget, type) else type(widget))
+        super().__init__(**kwargs)
 
     def to_python(self, data):
         upload = forms.FileField.to_python(self, data)
@@ -182,6 +201,7 @@ class SafeImageFormField(forms.ImageField):
             return None
         open_upload(upload)
         upload.seek(0)
+        self.widget.checked_upload = upload  # this form's own copy of the widget
         return upload
 
     def widget_attrs(self, widget):
@@ -200,3 +220,8 @@ class SafeImageField(models.ImageField):
     def formfield(self, **kwargs):
         kwargs.setdefault("form_class", SafeImageFormField)
         return super().formfield(**kwargs)
+
+
+@functools.cache
+def _keeping(widget_class):
+    return type(f"Kept{widget_class.__name__}", (kept_uploads.KeptUploadMixin, widget_class), {})

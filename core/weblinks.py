@@ -1,16 +1,23 @@
-"""Web links: the one rule for every URL that reaches an `href` (http or https only).
+"""Web links: the one rule for every URL that reaches an `href` (http or https only, or a
+path on this site).
 
 Models declare their links as `WebURLField`, so admin forms, importers, the demo loader and
 `full_clean()` all refuse `javascript:`, `data:` and other schemes with the same message;
 templates pass links through the `web_url` filter, so a value that slipped past validation
-(an old row, a raw UPDATE) still never becomes a live link.
+(an old row, a raw UPDATE) still never becomes a live link. A link that may lead into the
+site (a banner's button) is a `SiteOrWebURLField`: it also takes a path ("/join-us/"), which
+a page in another language shows as that language's page ("/zh-hans/join-us/").
 """
 
 from urllib.parse import urlsplit
 
 from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
+from django.urls import translate_url
+from django.utils import translation
 
 SCHEMES = ("http", "https")
 MESSAGE = "Enter a web address starting with http:// or https://."
@@ -57,3 +64,63 @@ class WebURLField(models.URLField):
 
     def formfield(self, **kwargs):
         return super().formfield(**{"form_class": WebURLFormField, **kwargs})
+
+
+SITE_OR_WEB_MESSAGE = (
+    "Enter a web address starting with http:// or https://, or a page of this site starting "
+    "with / (such as /join-us/)."
+)
+
+
+def is_site_path(value):
+    """Whether `value` is a path on this site: one "/" first (not "//", another host), and
+    nothing a browser would read as something else (white space, control characters, "\\")."""
+    if not value or not isinstance(value, str) or not value.startswith("/"):
+        return False
+    if value.startswith("//") or "\\" in value:
+        return False
+    return not any(ord(c) < 33 or c == "\x7f" for c in value)
+
+
+def site_or_web_url(value, language=None):
+    """The link as a page in `language` (else the active one) prints it: an http(s) link as it
+    is, a site path as that language's page, anything else ""."""
+    if is_web_url(value):
+        return value
+    if not is_site_path(value):
+        return ""
+    if any(value.startswith(f"/{code}/") for code, _name in settings.LANGUAGES):
+        return value  # already one language's page
+    # Paths are written as the default language has them ("/join-us/"); Django's own
+    # translate_url finds the page and gives its address in the other language.
+    language = language or translation.get_language()
+    with translation.override(settings.LANGUAGE_CODE):
+        return translate_url(value, language)
+
+
+def validate_site_or_web_url(value):
+    if not is_site_path(value):
+        validate_web_url(value)
+
+
+class SiteOrWebURLFormField(forms.CharField):
+    default_validators = [validate_site_or_web_url]
+
+    def clean(self, value):
+        try:
+            return super().clean(value)
+        except ValidationError as error:
+            raise ValidationError(SITE_OR_WEB_MESSAGE, code="invalid") from error
+
+
+class SiteOrWebURLField(models.CharField):
+    """A link that may lead into the site ("/join-us/") or anywhere on the web (http(s))."""
+
+    default_validators = [validate_site_or_web_url]
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 500)
+        super().__init__(*args, **kwargs)
+
+    def formfield(self, **kwargs):
+        return super().formfield(**{"form_class": SiteOrWebURLFormField, **kwargs})

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
@@ -7,7 +8,7 @@ class LabsiteConfig(AppConfig):
     name = "labsite"
     verbose_name = _("Lab site")
     # core/content.py: the site's own bookkeeping, not content (never backed up or edited)
-    transient_models = ("contentversion", "contentchange")
+    transient_models = ("contentversion", "contentchange", "demorow")
     # core/changes.py: any change to the content makes every worker's cached pages out of
     # date; so does a migrate (an upgrade may change what pages say).
     on_content_change = ("labsite.page_cache.content_changed",)
@@ -20,3 +21,11 @@ class LabsiteConfig(AppConfig):
         from labsite.i18n import translate_model_texts
 
         translate_model_texts()
+
+
+class LabsiteAdminConfig(admin_apps.AdminConfig):
+    """Django's admin, with the site's own index order (labsite/admin_site.py)."""
+
+    default = False  # LabsiteConfig is this module's app
+
+    default_site = "labsite.admin_site.LabAdminSite"

@@ -1,5 +1,7 @@
-"""What the site keeps for itself beside the content: the content version."""
+"""What the site keeps for itself beside the content: the content version, and which rows
+the demo lab made."""
 
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
 
@@ -29,3 +31,19 @@ class ContentChange(models.Model):
 
     def __str__(self):
         return f"content change {self.pk}"
+
+
+class DemoRow(models.Model):
+    """A content row the demo loader made (labsite/demo_rows.py): `remove_demo` takes these
+    rows, and no other."""
+
+    content_type = models.ForeignKey(ContentType, on_delete=models.CASCADE, related_name="+")
+    object_id = models.PositiveBigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["content_type", "object_id"], name="demo_row_once")
+        ]
+
+    def __str__(self):
+        return f"demo row {self.content_type_id}:{self.object_id}"

@@ -30,7 +30,7 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if 
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "labsite.apps.LabsiteAdminConfig",  # django.contrib.admin, the index in the site's order
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -231,6 +231,9 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=DATA_DIR / "static")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = env.str("MEDIA_URL", default="/media/")
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=DATA_DIR / "media")
+# Files chosen in a refused admin form, kept for a day for the next try (core/kept_uploads.py):
+# private, never served; shared by the workers of one machine.
+KEPT_UPLOADS_DIR = env.path("KEPT_UPLOADS_DIR", default=DATA_DIR / "kept-uploads")
 STORAGES = {
     "default": {"BACKEND": "core.storage.LocalStorage"},
     "staticfiles": {

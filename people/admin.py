@@ -202,7 +202,7 @@ class PersonAdmin(LabModelAdmin):
             _("Contact and identifiers"),
             {
                 "fields": [
-                    "email",
+                    ("email", "show_email"),
                     "orcid",
                     ("openalex_id", "dblp_pid"),
                     ("semantic_scholar_id", "arxiv_author_id"),

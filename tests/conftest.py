@@ -41,6 +41,7 @@ def _clear_cache():
 def _remove_test_media():
     yield
     shutil.rmtree(settings.MEDIA_ROOT, ignore_errors=True)
+    shutil.rmtree(settings.KEPT_UPLOADS_DIR, ignore_errors=True)
 
 
 @pytest.fixture
@@ -119,7 +120,11 @@ def _demo_rows(django_db_setup, django_db_blocker):
         call_command("load_demo", stdout=io.StringIO())
         out = io.StringIO()
         apps = [config.label for config in content.content_apps()]
-        call_command("dumpdata", *apps, format="json", stdout=out)
+        # With the record of which rows are the demo's, as `remove_demo` reads it.
+        # (content types by name: a test that migrated back and forth has other ids)
+        call_command(
+            "dumpdata", *apps, "labsite.DemoRow", natural_foreign=True, format="json", stdout=out
+        )
         transaction.set_rollback(True)
     return out.getvalue()
 

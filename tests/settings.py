@@ -12,6 +12,7 @@ from labsite.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="labsite-test-media-"))
 STATIC_ROOT = MEDIA_ROOT / "static"
+KEPT_UPLOADS_DIR = MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-kept")
 STATIC_ROOT.mkdir()
 STORAGES = {
     "default": {"BACKEND": "core.storage.LocalStorage"},

@@ -1,6 +1,7 @@
 """A lab's year, scripted on a fresh lab: the place every feature adds its step.
 
 The steps, in order (each checks the invariants below before the next begins):
+ 0. the demo lab is loaded and removed again (`remove_demo`): nothing of it stays;
  1. a real lab site moves in (al-folio, tests/labsite/data/corpus/alfolio-taislab), twice;
  2. a real BibTeX file is imported (tests/publications/data/bibtex/0x404-papers.bib);
  3. a member edits a paper's title and their own profile; the lab writes a page (in the
@@ -16,7 +17,8 @@ The steps, in order (each checks the invariants below before the next begins):
     with --replace;
 11. a rollback the Chinese texts refuse;
 12. a rollback that would drop the research themes' table, refused; an upgrade: publications
-    rolled back to the previous release's schema and forward again.
+    rolled back to the previous release's schema and forward again;
+13. `remove_demo` once more, on the lab's own year: nothing changes.
 
 The invariants:
 - no fact changed that no person and no source changed: every field of every person,
@@ -129,6 +131,12 @@ def served(client, path):
     return page.content.decode()
 
 
+def _said(*command):
+    out = io.StringIO()
+    call_command(*command, stdout=out)
+    return out.getvalue()
+
+
 def harvest(*args):
     out = io.StringIO()
     call_command("harvest", *args, stdout=out, stderr=io.StringIO())
@@ -147,16 +155,26 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     visitor = Client()
     year = Year()
 
+    # 0. the demo lab tried and taken away: no row of it stays (the lab settings' row, which
+    # every site has, is back to its defaults)
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("remove_demo", stdout=io.StringIO())
+    year.step("the demo lab loaded and removed", new={"LabSettings"})
+
     # 1. a real lab site moves in; a second run changes nothing
     call_command("import_site", str(SITE), "--apply", stdout=io.StringIO())
     assert Person.objects.count() > 1 and Publication.objects.exists()
+    now = facts()
+    named = {k for k, v in year.known.items() if k[0] == "LabSettings" and now[k] != v}
+    assert {key[2] for key in named} <= {"name_en", "tagline_en", "about_en", "contact_email"}
     year.step(
         "a real lab site moves in",
         # its people with their links, education, experience and news, its papers, its
         # pages in the menu, its courses, and its name in the lab's settings
         new={"Person", "Link", "Education", "Experience", "NewsItem"}
-        | {"Publication", "Authorship", "Venue", "Page", "MenuItem", "LabSettings"}
+        | {"Publication", "Authorship", "Venue", "Page", "MenuItem"}
         | {"Course", "CourseTeacher"},
+        changed=named,
     )
     call_command("import_site", str(SITE), "--apply", stdout=io.StringIO())
     year.step("the same site imported again")
@@ -321,6 +339,10 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     assert schema() == shape
     assert "A title the member corrected" in served(visitor, "/publications/export.bib")
     year.step("publications rolled back one release and upgraded again")
+
+    # 13. remove_demo on a lab that has none of it left changes nothing
+    assert "nothing was removed" in _said("remove_demo")
+    year.step("remove_demo on the lab's own year")
 
     print("\nThe lab's year, facts checked at each step (and rows added):")
     for name, checked, added in year.ledger:

@@ -65,6 +65,13 @@ def web_url(value):
     return weblinks.web_url_or_empty(value)
 
 
+@register.filter
+def site_or_web_url(value):
+    """An http(s) link as it is, a path on the site as the page's language has it
+    ("/join-us/" on a Chinese page: "/zh-hans/join-us/"), anything else ""."""
+    return weblinks.site_or_web_url(value)
+
+
 @register.simple_tag(takes_context=True)
 def absolute_url(context, url):
     """`url` as an address any reader can follow: as it is when it names its host (a file

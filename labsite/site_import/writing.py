@@ -313,6 +313,7 @@ class _Writer:
                 has_left=left and source.member_until is None,
             )
             action = NEW
+        had_email = bool(person.email)
         filled = _fill(
             person,
             {
@@ -325,6 +326,8 @@ class _Writer:
                 "research_interests_en": "\n".join(source.interests),
             },
         )
+        if person.email and not had_email:
+            person.show_email = True  # the site showed it: it stays shown
         variants = [v for v in source.name_variants if v and v not in person.name_variants]
         if variants:
             person.name_variants = "\n".join(filter(None, [person.name_variants, *variants]))

@@ -155,7 +155,17 @@ class Person(models.Model):
             blank=True, help_text="Markdown: **bold**, *italic*, [a link](https://…), lists."
         )
     )
-    email = models.EmailField(blank=True, help_text="Shown on the profile as a mailto link.")
+    email = models.EmailField(
+        blank=True,
+        help_text="Where invitations and the lab's mail go; on the profile only when “Show the "
+        "e-mail address” is ticked.",
+    )
+    show_email = models.BooleanField(
+        "Show the e-mail address",
+        default=False,
+        help_text="On the profile and the CV, as a mailto link. Off unless the member or a lab "
+        "admin turns it on: an invitation never publishes the address it was sent to.",
+    )
     orcid = OrcidField(
         "ORCID iD",
         blank=True,
@@ -285,6 +295,11 @@ class Person(models.Model):
         if self.slug == settings.PERSONAL_SITE:
             return reverse("home")
         return reverse("people:detail", kwargs={"slug": self.slug})
+
+    @property
+    def public_email(self):
+        """The address the profile and the CV show: only one someone chose to show."""
+        return self.email if self.show_email else ""
 
     @property
     def has_page(self):

@@ -272,7 +272,7 @@ def test_the_admin_in_chinese_labels_fields_sections_and_help_in_chinese(admin_c
 
     assert "主页栏目" in html  # "Sections of the profile"
     assert "个人简介 (English)" in html and "个人简介 (简体中文)" in html  # bio
-    assert "在个人主页上显示为邮件链接。" in html  # the e-mail field's help
+    assert "邀请和实验室的邮件发往此地址" in html  # the e-mail field's help
     assert "Sections of the profile" not in html
 
 

@@ -128,3 +128,23 @@ def test_a_refusing_mail_server_is_reported_and_the_member_is_not_marked_invited
 
 def test_the_mail_server_has_a_deadline(settings):
     assert 0 < settings.EMAIL_TIMEOUT <= 30
+
+
+def test_an_invitation_never_publishes_the_address_it_was_sent_to(lab_admin_client, client):
+    person = factories.PersonFactory(name="Feng Ren", slug="feng-ren", email="feng@example.org")
+
+    _invite(lab_admin_client, person)
+
+    assert mail.outbox[0].to == ["feng@example.org"]
+    for page in ("/people/feng-ren/", "/people/feng-ren/cv/", "/zh-hans/people/feng-ren/"):
+        assert "feng@example.org" not in client.get(page).content.decode()
+
+
+def test_the_profile_shows_the_address_once_someone_chooses_to(lab_admin_client, client):
+    person = factories.PersonFactory(name="Feng Ren", slug="feng-ren", email="feng@example.org")
+    _invite(lab_admin_client, person)
+
+    Person.objects.filter(pk=person.pk).update(show_email=True)
+
+    assert 'href="mailto:feng@example.org"' in client.get("/people/feng-ren/").content.decode()
+    assert "feng@example.org</a>" in client.get("/people/feng-ren/cv/").content.decode()

@@ -235,6 +235,7 @@ def expected(name, model, target=None):
             "view_on_site": ["redirect"] * 4,
             "autocomplete": ["denied"] * 4,  # without its query parameters
             "app_list": ["ok", "ok", "ok", "ok"],
+            "remove_demo": ["ok", "ok", "denied", "denied"],  # lab admins only
         }
         anonymous = {"login": "ok", "logout": "absent"}.get(kind, "login")
     return [*table[kind], anonymous]
@@ -311,6 +312,7 @@ def _urls(people):
         ("autocomplete", "autocomplete/"),
         ("view_on_site", f"r/{person_type.pk}/{owner.pk}/"),
         ("app_list", "people/"),
+        ("remove_demo", "remove-demo/"),
     ]:
         urls.append((name, None, None, f"/admin/{path}"))
     return urls

@@ -170,9 +170,18 @@ def test_replacing_the_banners_image_deletes_the_old_file(lab, django_capture_on
 
 
 @pytest.mark.parametrize(
-    "link", ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "ftp://x.org/"]
+    "link",
+    [
+        "javascript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "ftp://x.org/",
+        "//elsewhere.example/join-us/",
+        "/\\elsewhere.example/",
+        "/join us/",
+        "join-us/",
+    ],
 )
-def test_a_banner_link_must_be_a_web_address(admin_client, link):
+def test_a_banner_link_must_be_a_web_address_or_a_site_path(admin_client, link):
     url = "/admin/website/homesection/add/"
     data = form_data(admin_client.get(url), kind="banner", text="Hello.", link_url=link)
     data["link_label_en"] = "Read more"
@@ -181,8 +190,25 @@ def test_a_banner_link_must_be_a_web_address(admin_client, link):
 
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
-    assert errors["link_url"] == ["Enter a web address starting with http:// or https://."]
+    assert errors["link_url"] == [
+        "Enter a web address starting with http:// or https://, or a page of this site "
+        "starting with / (such as /join-us/)."
+    ]
     assert not HomeSection.objects.exists()
+
+
+def test_a_banner_linked_to_a_site_path_leads_to_the_page_in_the_visitors_language(
+    admin_client, client, lab
+):
+    url = "/admin/website/homesection/add/"
+    data = form_data(admin_client.get(url), kind="banner", text="Hello.", link_url="/join-us/")
+    data["link_label_en"], data["link_label_zh_hans"] = "Join us", "加入我们"
+
+    assert admin_client.post(url, data).status_code == 302
+
+    english, chinese = client.get("/").content.decode(), client.get("/zh-hans/").content.decode()
+    assert '<a class="banner__link" href="/join-us/">Join us</a>' in english
+    assert '<a class="banner__link" href="/zh-hans/join-us/">加入我们</a>' in chinese
 
 
 def test_the_contact_map_link_must_be_a_web_address():
@@ -328,3 +354,21 @@ def test_the_default_home_costs_one_query_more_than_before(
         html = client.get("/").content.decode()
 
     assert _headings(html) == ["about", "team", "publications", "news"]
+
+
+@pytest.mark.parametrize(
+    ("link", "chinese"),
+    [
+        ("/join-us/", "/zh-hans/join-us/"),
+        ("/publications/?kind=journal#2025", "/zh-hans/publications/?kind=journal#2025"),
+        ("/zh-hans/people/", "/zh-hans/people/"),
+        ("/admin/", "/admin/"),
+        ("https://example.org/join", "https://example.org/join"),
+        ("javascript:alert(1)", ""),
+        ("//elsewhere.example/", ""),
+    ],
+)
+def test_a_link_into_the_site_follows_the_pages_language(link, chinese):
+    from core.weblinks import site_or_web_url
+
+    assert site_or_web_url(link, "zh-hans") == chinese

@@ -16,7 +16,7 @@ from simple_history.models import HistoricalRecords
 
 from core import images
 from core.languages import first_written, in_languages, translated
-from core.weblinks import WebURLField
+from core.weblinks import SiteOrWebURLField, WebURLField
 
 MAX_COUNT = 20
 
@@ -99,8 +99,11 @@ class HomeSection(models.Model):
             help_text="Banner only. Markdown: **bold**, [a link](https://…).",
         )
     )
-    link_url = WebURLField(
-        "link", blank=True, help_text="Banner only: where its button leads (https://…)."
+    link_url = SiteOrWebURLField(
+        "link",
+        blank=True,
+        help_text="Banner only: where its button leads: a page of this site (/join-us/, shown "
+        "in the visitor's language) or a web address (https://…).",
     )
     link_label = translated(
         models.CharField(

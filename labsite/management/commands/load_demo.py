@@ -2,14 +2,15 @@
 
 import datetime
 import tomllib
-from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from core.languages import columns_given
 from core.partial_dates import PartialDate
 from lab.models import LabSettings
+from labsite import demo_rows
 from people import models as people
 from publications import importing
 from publications.models import Authorship, Publication, Venue
@@ -26,7 +27,7 @@ from website.models import (
     Theme,
 )
 
-DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
+DEMO_DIR = demo_rows.DEMO_DIR
 
 # A person file's tables of rows: the model each holds, and the fields that identify a row,
 # so that loading twice finds the rows of the first load instead of adding new ones.
@@ -59,32 +60,41 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-empty",
             action="store_true",
-            help="Do nothing when the database already holds people (used by `make run`).",
+            help=(
+                "Load only into a new database: do nothing when it holds people or any account "
+                "(used by `make run`: a lab that started empty, or removed the demo, keeps its "
+                "admin account and so never gets the demo back)."
+            ),
         )
 
     @transaction.atomic
     def handle(self, *args, if_empty=False, **options):
-        if if_empty and people.Person.objects.exists():
-            self.stdout.write("The database already holds people; the demo lab was not loaded.")
+        if if_empty and (people.Person.objects.exists() or get_user_model().objects.exists()):
+            self.stdout.write(
+                "The database already holds people or accounts; the demo lab was not loaded."
+            )
             return
-        load_lab_settings(read("lab.toml"))
-        persons = [load_person(read(path)) for path in sorted((DEMO_DIR / "people").glob("*.toml"))]
-        load_venues(read("venues.toml"))
-        import_crossref("crossref-mooncake-tos.json")
-        count = load_publications(read("publications.toml"))
-        talks, awards = load_talks_and_awards(read("talks.toml"))
-        pages = load_pages(read("pages.toml"))
-        posts = load_posts(read("posts.toml"))
-        openings = load_openings(read("openings.toml"))
-        themes = load_themes(read("themes.toml"))
-        sections = load_home(read("home.toml"))
-        courses = load_courses(read("teaching.toml"))
+        # Every row it makes is recorded as the demo's, for `remove_demo`.
+        with demo_rows.recording():
+            load_lab_settings(read("lab.toml"))
+            people_dir = DEMO_DIR / "people"
+            persons = [load_person(read(path)) for path in sorted(people_dir.glob("*.toml"))]
+            load_venues(read("venues.toml"))
+            import_crossref("crossref-mooncake-tos.json")
+            count = load_publications(read("publications.toml"))
+            talks, awards = load_talks_and_awards(read("talks.toml"))
+            pages = load_pages(read("pages.toml"))
+            posts = load_posts(read("posts.toml"))
+            openings = load_openings(read("openings.toml"))
+            themes = load_themes(read("themes.toml"))
+            sections = load_home(read("home.toml"))
+            courses = load_courses(read("teaching.toml"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo lab loaded: {len(persons)} people, {count} publications, "
                 f"{talks} talks, {awards} awards, {pages} pages, {posts} posts, "
                 f"{openings} openings, {themes} research themes, {courses} courses, a home of "
-                f"{sections} sections."
+                f"{sections} sections. `manage.py remove_demo` takes it away again."
             )
         )
 

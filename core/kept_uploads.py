@@ -1,0 +1,108 @@
+"""A file chosen in a form that is refused is kept for the next try, not chosen again.
+
+When a form comes back with errors, each upload that passed its own field's checks is put
+aside in a private folder (settings.KEPT_UPLOADS_DIR, never served) and the form carries a
+signed token naming it, beside the file input: "Kept: IMG_0001.HEIC". Sending the form
+again without choosing another file sends that token, and the field takes the kept file as
+if it had been chosen again; it goes through the same checks and the model's own encoding.
+Choosing another file, or ticking "Clear", wins. A token is signed with the site's secret
+key (it cannot name any other file) and works for a day; kept files go once used, or after
+a day.
+"""
+
+import secrets
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core import signing
+from django.core.files.storage import FileSystemStorage
+from django.core.files.uploadedfile import SimpleUploadedFile, UploadedFile
+from django.utils.html import format_html
+
+SALT = "labsite.kept-upload"
+MAX_AGE = 24 * 60 * 60
+
+
+def _storage():
+    return FileSystemStorage(location=settings.KEPT_UPLOADS_DIR)
+
+
+def keep(upload):
+    """Put `upload` aside; returns its token (the same one again for a file already kept)."""
+    if getattr(upload, "kept_token", None):
+        return upload.kept_token
+    _forget_old()
+    upload.seek(0)
+    stored = _storage().save(f"{secrets.token_hex(16)}.upload", upload)
+    upload.seek(0)
+    token = signing.dumps({"file": stored, "name": Path(upload.name).name}, salt=SALT)
+    upload.kept_token = token
+    return token
+
+
+def take(token):
+    """The kept upload a token names, as a fresh upload (its kept copy removed), or None
+    for a token that is forged, expired or already used."""
+    try:
+        kept = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+        storage = _storage()
+        with storage.open(kept["file"]) as file:
+            content = file.read()
+    except (signing.BadSignature, KeyError, TypeError, OSError):
+        return None
+    storage.delete(kept["file"])
+    return SimpleUploadedFile(kept["name"], content)
+
+
+def _forget_old():
+    storage = _storage()
+    try:
+        _dirs, files = storage.listdir("")
+    except OSError:
+        return
+    for name in files:
+        try:
+            if time.time() - storage.get_modified_time(name).timestamp() > MAX_AGE:
+                storage.delete(name)
+        except OSError:
+            pass
+
+
+class KeptUploadMixin:
+    """For a file input widget: offers a refused form's checked upload again (see the
+    module). The field gives its widget the upload (`checked_upload`) once it passed the
+    field's checks; a rendered form with such an upload is one being shown again."""
+
+    checked_upload = None
+
+    def kept_name(self, name):
+        return f"{name}__kept"
+
+    def value_from_datadict(self, data, files, name):
+        value = super().value_from_datadict(data, files, name)
+        if value is None and data.get(self.kept_name(name)):
+            upload = take(data[self.kept_name(name)])
+            if upload is not None:
+                return upload
+        return value
+
+    def use_required_attribute(self, initial):
+        return False if getattr(self, "_kept", None) else super().use_required_attribute(initial)
+
+    def render(self, name, value, attrs=None, renderer=None):
+        self._kept = None
+        if isinstance(self.checked_upload, UploadedFile):
+            self._kept = (keep(self.checked_upload), Path(self.checked_upload.name).name)
+        html = super().render(name, value, attrs, renderer)
+        if self._kept:
+            token, filename = self._kept
+            html += format_html(
+                '<input type="hidden" name="{}" value="{}">'
+                '<p class="help kept-upload">Kept from your last try: <strong>{}</strong>. '
+                "Save to use it, or choose another file.</p>",
+                self.kept_name(name),
+                token,
+                filename,
+            )
+        return html
