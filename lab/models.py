@@ -10,6 +10,7 @@ from simple_history.models import HistoricalRecords
 
 from core import colours, images
 from core.languages import translated
+from core.markup import DESCRIPTION_LIMIT, text_limit
 from lab import look
 
 FAVICON_SIZE = 192  # px, square: what Android asks for a home-screen icon; iOS scales it
@@ -57,6 +58,7 @@ class LabSettings(models.Model):
     about = translated(
         models.TextField(
             blank=True,
+            validators=[text_limit(DESCRIPTION_LIMIT)],
             help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
         )
     )

@@ -23,6 +23,7 @@ from core.identifiers import (
     SemanticScholarAuthorField,
 )
 from core.languages import translated
+from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
 from core.names import initials, split_name  # split_name: re-exported for the apps
 from core.partial_dates import PartialDateField, format_range, has_ended
 from lab.models import MemberRole
@@ -152,7 +153,9 @@ class Person(models.Model):
     )
     bio = translated(
         models.TextField(
-            blank=True, help_text="Markdown: **bold**, *italic*, [a link](https://…), lists."
+            blank=True,
+            validators=[text_limit(DESCRIPTION_LIMIT)],
+            help_text="Markdown: **bold**, *italic*, [a link](https://…), lists.",
         )
     )
     email = models.EmailField(blank=True, help_text="Shown on the profile as a mailto link.")
@@ -195,6 +198,7 @@ class Person(models.Model):
     now = models.TextField(
         "now / current focus",
         blank=True,
+        validators=[text_limit(SUMMARY_LIMIT)],
         help_text="What this person is working on at the moment. Markdown.",
     )
     now_updated = PartialDateField(

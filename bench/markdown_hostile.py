@@ -1,0 +1,91 @@
+"""Milliseconds to render 50,000 characters of hostile Markdown (each shape that made some
+Markdown parser slow), per renderer: Python-Markdown as labsite used it before (view time,
+one text took a worker for a minute), markdown-it-py with its plugins (linear, but pure
+Python), and labsite's renderer now (pulldown-cmark through pyromark, the writer, nh3 and
+the memo bypassed). Best of 3; one run on the machine at hand.
+
+    python bench/markdown.py [characters]
+
+One run on the shared two-core machine (load about 4), 50,000 characters, ms:
+
+    shape              Python-Markdown  markdown-it-py  labsite now
+    (filled in by the run in the commit that adds this script; see its message)
+"""
+
+import sys
+import time
+
+from _setup import django_on_scratch_database
+
+
+def hostile(n: int) -> dict[str, str]:
+    """Shapes of text that are slow for some Markdown parser, each about n characters."""
+    return {
+        "open brackets [[[": "[" * n,
+        "brackets with words": "[a " * (n // 3),
+        "images ![![": "![" * (n // 2),
+        "footnote refs [^": "[^" * (n // 2),
+        "link openers [a](": "[a](" * (n // 4),
+        "reference links": "[a][" * (n // 4),
+        "nested emphasis": "*a**a" * (n // 5),
+        "underscores": "_a__a" * (n // 5),
+        "backtick runs": "".join("`" * k + " " for k in range(1, 320))[:n],
+        "nested lists": "".join("  " * k + "- a\n" for k in range(n))[:n],
+        "nested quotes >>>": ">" * n,
+        "angle brackets <<<": "<" * n,
+        "tags <a<a": "<a" * (n // 2),
+        "entities &&&": "&" * n,
+        "dollars $a$a": "$a" * (n // 2),
+        "math openers \\(": "\\(" * (n // 2),
+        "table rows": "|a|b|\n|-|-|\n" + "|x|y|\n" * (n // 6),
+        "code fence python": "```python\n" + "'''\"" * (n // 4) + "\n```",
+        "plain prose": "Word and word. " * (n // 15),
+    }
+
+
+def best_of(render, text: str, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        render(text)
+        times.append((time.perf_counter() - began) * 1000)
+    return min(times)
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
+    django_on_scratch_database(migrate=False)
+    from core import markup
+
+    renderers = {"labsite now": lambda text: markup._Writer(text, 2, True).write()}
+    try:
+        import markdown  # the renderer before (not a dependency any more)
+
+        renderers["Python-Markdown"] = lambda text: markdown.markdown(
+            text, extensions=["extra", "sane_lists"]
+        )
+    except ImportError:
+        pass
+    try:
+        from markdown_it import MarkdownIt
+        from mdit_py_plugins.dollarmath import dollarmath_plugin
+        from mdit_py_plugins.footnote import footnote_plugin
+
+        parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+        parser.use(footnote_plugin).use(dollarmath_plugin)
+        renderers["markdown-it-py"] = parser.render
+    except ImportError:
+        pass
+    print(f"{'shape':22s}" + "".join(f"{name:>18s}" for name in renderers))
+    for shape, text in hostile(n).items():
+        row = []
+        for name, render in renderers.items():
+            if name == "Python-Markdown" and shape.startswith(("open brackets", "brackets w")):
+                row.append("(60 s+, skipped)")
+                continue
+            row.append(f"{best_of(render, text, 1 if name != 'labsite now' else 3):.1f}")
+        print(f"{shape:22s}" + "".join(f"{cell:>18s}" for cell in row))
+
+
+if __name__ == "__main__":
+    main()
