@@ -23,6 +23,7 @@ converting them again, and a process never holds more than `MEMO_CHARACTERS` of 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html as html_lib
 import re
@@ -68,7 +69,15 @@ RENDER_LIMIT = BODY_LIMIT
 # Code blocks longer than this are shown without highlighting (Pygments is regex-driven).
 HIGHLIGHT_LIMIT = 20_000
 # Formulas typeset per text; the rest show as code (latex2mathml takes ~0.1 ms each).
-MAX_FORMULAS = 1_000
+MAX_FORMULAS = 500
+# Lists, quotes and emphasis nested deeper than this show their text without the elements
+# (an HTML parser's cost grows with the depth of what it reads), and raw HTML past this
+# many tags in one text shows as text, for the same reason.
+MAX_DEPTH = 32
+MAX_RAW_TAGS = 2_000
+# A text with more elements than this is shown as plain text (a 100 KB page of prose has
+# about 5,000; a table of 1,000 rows of 4 cells 10,000).
+MAX_ELEMENTS = 20_000
 # A table of contents heads a page's body once it has this many headings.
 TOC_MIN_HEADINGS = 4
 # The memo holds at most this many characters of source text (and about 3x in HTML).
@@ -137,7 +146,7 @@ ALLOWED_CLASSES = {
     "span": {*STANDARD_TYPES.values()} - {""} | {"math-block", "media-missing"},
     "pre": {"highlight"},
     "code": {"math-error"},
-    "div": {"table-scroll", "video"},
+    "div": {"table-scroll", "video", "plain-text"},
     "section": {"footnotes"},
     "nav": {"toc"},
     "sup": {"footnote-ref"},
@@ -333,6 +342,10 @@ _OPENING = {
     "Superscript": "<sup>",
     "Subscript": "<sub>",
 }
+_NESTING = {
+    "BlockQuote", "List", "Item", "Emphasis", "Strong", "Strikethrough", "Superscript",
+    "Subscript", "Link", "DefinitionList", "DefinitionListTitle", "DefinitionListDefinition",
+}  # fmt: skip
 _BREAKS = {"SoftBreak": "\n", "HardBreak": "<br>\n", "Rule": "<hr>\n"}
 _ALIGN = {"Left": "align-left", "Center": "align-center", "Right": "align-right"}
 # Markers the writer leaves where the media library's answer goes (after sanitising): a
@@ -436,6 +449,9 @@ class _Writer:
     abbreviations: dict[str, str] = field(default_factory=dict)
     abbreviation_pattern: re.Pattern | None = None
     formulas: int = 0
+    depth: int = 0  # lists, quotes and emphasis open around the event being read
+    opened: list[bool] = field(default_factory=list)  # per open element: counts in depth
+    raw_tags: int = 0  # "<" in the raw HTML written so far
     table_head: bool = False
     alignments: tuple = ()
     cell: int = 0
@@ -448,8 +464,12 @@ class _Writer:
             self.abbreviation_pattern = re.compile(
                 r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)"
             )
+        # The parser's own HTML (Rust, fast) counts the elements first: reading its events
+        # in Python costs microseconds each, so a text made of markup is shown as text.
+        if pyromark.html(source, options=OPTIONS).count("<") > MAX_ELEMENTS:
+            return self._as_text()
         self.events = [
-            event if isinstance(event, dict) else {event: None}  # "SoftBreak" and the like
+            {event: None} if type(event) is str else event  # "SoftBreak" and the like
             for event in pyromark.events(source, options=OPTIONS)
         ]
         levels = [
@@ -464,6 +484,18 @@ class _Writer:
         if self.notes:
             html += self._footnotes()
         return _Rendered(html, self.media, self.problems)
+
+    def _as_text(self) -> _Rendered:
+        """A text with more markup than MAX_ELEMENTS, shown as the text it is (line breaks
+        kept), and its editor told why."""
+        self.problems.append(
+            gettext(
+                "This text holds more markup than a page can show (%(count)s elements at "
+                "most); it is shown as plain text. Splitting it helps."
+            )
+            % {"count": MAX_ELEMENTS}
+        )
+        return _Rendered(f'<div class="plain-text">{_escape(self.source)}</div>', [], self.problems)
 
     # One walk over the events from `start` to `end`, blocks and inlines alike.
 
@@ -481,9 +513,24 @@ class _Writer:
                 out.append(escaped)
                 i += 1
             elif "Start" in event:
-                i = self._start(event["Start"], i, out)
+                tag = event["Start"]
+                name = tag if isinstance(tag, str) else next(iter(tag))
+                if name in _NESTING and self.depth >= MAX_DEPTH:
+                    self.opened.append(False)  # shown as its text, without the element
+                    i += 1
+                    continue
+                after = self._start(tag, i, out)
+                if after == i + 1:
+                    self.opened.append(name in _NESTING)
+                    self.depth += name in _NESTING
+                i = after
             elif "End" in event:
-                out.append(self._end(event["End"]))
+                nesting = self.opened.pop() if self.opened else False
+                tag = event["End"]
+                name = tag if isinstance(tag, str) else next(iter(tag))
+                if nesting or name not in _NESTING:
+                    out.append(self._end(tag))
+                self.depth -= nesting
                 i += 1
             else:
                 out.append(self._leaf(event))
@@ -566,6 +613,16 @@ class _Writer:
         if name == "Code":
             return f"<code>{_escape(value)}</code>"
         if name in ("Html", "InlineHtml"):
+            self.raw_tags += value.count("<")
+            if self.raw_tags > MAX_RAW_TAGS:
+                if self.raw_tags - value.count("<") <= MAX_RAW_TAGS:
+                    self.problems.append(
+                        gettext(
+                            "Only the first %(count)s HTML tags are read; the rest show as text."
+                        )
+                        % {"count": MAX_RAW_TAGS}
+                    )
+                return _escape(value)
             return value
         if name == "InlineMath":
             return self._math(value, display=False)
@@ -762,7 +819,7 @@ class _Writer:
                 )
             return f"<code>{_escape(tex)}</code>"
         try:
-            mathml = latex_to_mathml(tex, display="block" if display else "inline")
+            mathml = _mathml(tex, display)
         except Exception as error:  # latex2mathml raises many kinds; each is bad TeX
             reason = str(error) or type(error).__name__
             self.problems.append(
@@ -812,9 +869,16 @@ class _Writer:
         return f'<section class="footnotes"><hr><ol>{"".join(items)}</ol></section>\n'
 
 
+@functools.lru_cache(maxsize=1024)
+def _mathml(tex: str, display: bool) -> str:
+    """A formula as MathML (a text repeats its formulas; the same ones recur across pages)."""
+    return latex_to_mathml(tex, display="block" if display else "inline")
+
+
 def _missing(alt: str) -> str:
     """What stands in for an image the site cannot show: its alt text, visibly."""
-    return f'<span class="media-missing">{_escape(alt or gettext("An image"))}</span>'
+    shown = alt or gettext("An image")
+    return f'<span class="media-missing">{_escape(shown)}</span>'
 
 
 # The memo --------------------------------------------------------------------------------
