@@ -146,8 +146,7 @@ ALLOWED_CLASSES = {
     "span": {*STANDARD_TYPES.values()} - {""} | {"math-block", "media-missing"},
     "pre": {"highlight"},
     "code": {"math-error"},
-    "div": {"table-scroll", "video", "plain-text"},
-    "section": {"footnotes"},
+    "div": {"table-scroll", "video", "plain-text", "footnotes"},
     "nav": {"toc"},
     "sup": {"footnote-ref"},
     "a": {"footnote-backref"},
@@ -866,7 +865,7 @@ class _Writer:
                 body += links
             anchor = f' id="fn-{self.doc}-{number}"' if number is not None else ""
             items.append(f"<li{anchor}>{body}</li>\n")
-        return f'<section class="footnotes"><hr><ol>{"".join(items)}</ol></section>\n'
+        return f'<div class="footnotes"><hr><ol>{"".join(items)}</ol></div>\n'
 
 
 @functools.lru_cache(maxsize=1024)

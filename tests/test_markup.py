@@ -297,7 +297,7 @@ def test_a_media_reference_shows_the_libraries_figure_or_its_alt_text_named():
 def test_scripts_handlers_and_script_links_are_removed():
     html = str(
         markup.render_markdown(
-            '<script>alert(1)</script><img src="/media/x.png" onerror="alert(1)">'
+            '<script>alert(1)</script><img src="/media/x.png" onerror="alert(1)">\n\n'
             '[x](javascript:alert(1)) <a href="https://ok.example" onclick="x()">ok</a>'
         )
     )
