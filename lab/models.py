@@ -63,7 +63,11 @@ class LabSettings(models.Model):
         )
     )
     contact_email = models.EmailField(blank=True)
-    address = models.TextField(blank=True, help_text="Postal address, shown in the page footer.")
+    address = models.TextField(
+        blank=True,
+        validators=[text_limit(1_000)],
+        help_text="Postal address, shown in the page footer.",
+    )
     logo = images.SafeImageField(
         upload_to="lab/", blank=True, help_text="JPEG, PNG or WebP; scaled to fit the header."
     )
@@ -125,6 +129,7 @@ class LabSettings(models.Model):
     venue_summary_order = models.TextField(
         "venues in the profile summary",
         blank=True,
+        validators=[text_limit(1_000)],
         help_text="Short names of the venues a profile's venue summary counts, in the order "
         "it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.",
     )

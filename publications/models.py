@@ -18,7 +18,7 @@ from simple_history.models import HistoricalRecords
 
 from core.documents import PdfField, pdf_upload_path
 from core.identifiers import OrcidField, normalize_doi
-from core.markup import DESCRIPTION_LIMIT, text_limit
+from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
 from core.names import initials
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
@@ -81,6 +81,7 @@ class Venue(models.Model):
     url = WebURLField("URL", blank=True)
     aliases = models.TextField(
         blank=True,
+        validators=[text_limit(SUMMARY_LIMIT)],
         help_text="One per line: other names imports may give this venue, e.g. “USENIX OSDI” "
         "or “Proceedings of the 18th USENIX Symposium on Operating Systems Design and "
         "Implementation”. Years and ordinals are ignored when names are compared.",

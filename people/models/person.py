@@ -107,6 +107,7 @@ class Person(models.Model):
     )
     name_variants = models.TextField(
         blank=True,
+        validators=[text_limit(SUMMARY_LIMIT)],
         help_text="One per line: other ways this name is printed in author lists, e.g. "
         "“T. Ma” or “Ma, Teng”. The name above, its initials form and the native-script "
         "name are recognised without being listed.",
