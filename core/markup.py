@@ -19,6 +19,13 @@ Rendering is bounded twice: each field refuses text beyond its size (`text_limit
 validator shared by admin forms, importers and commands), and results are kept in a memo
 bounded by the characters it holds, so a page shows the same texts visit after visit without
 converting them again, and a process never holds more than `MEMO_CHARACTERS` of them.
+
+Why a memo rather than HTML stored at save: with the size bound and a linear parser a render
+costs tens of milliseconds at worst (bench/markdown_hostile.py) and the page cache keeps
+whole pages on top; stored HTML would be ~40 more columns (two languages each) that backups,
+the static copy and importers would have to exclude or recompute, and it would go stale
+whenever a medium that a text references is replaced or the allowed hosts change. Media
+references are resolved after the memo, on each render, so they follow the library.
 """
 
 from __future__ import annotations
