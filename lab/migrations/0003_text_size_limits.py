@@ -5,50 +5,85 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lab', '0002_look'),
+        ("lab", "0002_look"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='historicallabsettings',
-            name='about_en',
-            field=models.TextField(blank=True, help_text='About the lab, on the home page. Markdown: **bold**, [links](https://…).', validators=[django.core.validators.MaxLengthValidator(20000)]),
+            model_name="historicallabsettings",
+            name="about_en",
+            field=models.TextField(
+                blank=True,
+                help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
+                validators=[django.core.validators.MaxLengthValidator(20000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='historicallabsettings',
-            name='about_zh_hans',
-            field=models.TextField(blank=True, default='', help_text='About the lab, on the home page. Markdown: **bold**, [links](https://…).', validators=[django.core.validators.MaxLengthValidator(20000)]),
+            model_name="historicallabsettings",
+            name="about_zh_hans",
+            field=models.TextField(
+                blank=True,
+                default="",
+                help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
+                validators=[django.core.validators.MaxLengthValidator(20000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='historicallabsettings',
-            name='address',
-            field=models.TextField(blank=True, help_text='Postal address, shown in the page footer.', validators=[django.core.validators.MaxLengthValidator(1000)]),
+            model_name="historicallabsettings",
+            name="address",
+            field=models.TextField(
+                blank=True,
+                help_text="Postal address, shown in the page footer.",
+                validators=[django.core.validators.MaxLengthValidator(1000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='historicallabsettings',
-            name='venue_summary_order',
-            field=models.TextField(blank=True, help_text="Short names of the venues a profile's venue summary counts, in the order it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.", validators=[django.core.validators.MaxLengthValidator(1000)], verbose_name='venues in the profile summary'),
+            model_name="historicallabsettings",
+            name="venue_summary_order",
+            field=models.TextField(
+                blank=True,
+                help_text="Short names of the venues a profile's venue summary counts, in the order it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.",
+                validators=[django.core.validators.MaxLengthValidator(1000)],
+                verbose_name="venues in the profile summary",
+            ),
         ),
         migrations.AlterField(
-            model_name='labsettings',
-            name='about_en',
-            field=models.TextField(blank=True, help_text='About the lab, on the home page. Markdown: **bold**, [links](https://…).', validators=[django.core.validators.MaxLengthValidator(20000)]),
+            model_name="labsettings",
+            name="about_en",
+            field=models.TextField(
+                blank=True,
+                help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
+                validators=[django.core.validators.MaxLengthValidator(20000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='labsettings',
-            name='about_zh_hans',
-            field=models.TextField(blank=True, default='', help_text='About the lab, on the home page. Markdown: **bold**, [links](https://…).', validators=[django.core.validators.MaxLengthValidator(20000)]),
+            model_name="labsettings",
+            name="about_zh_hans",
+            field=models.TextField(
+                blank=True,
+                default="",
+                help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
+                validators=[django.core.validators.MaxLengthValidator(20000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='labsettings',
-            name='address',
-            field=models.TextField(blank=True, help_text='Postal address, shown in the page footer.', validators=[django.core.validators.MaxLengthValidator(1000)]),
+            model_name="labsettings",
+            name="address",
+            field=models.TextField(
+                blank=True,
+                help_text="Postal address, shown in the page footer.",
+                validators=[django.core.validators.MaxLengthValidator(1000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='labsettings',
-            name='venue_summary_order',
-            field=models.TextField(blank=True, help_text="Short names of the venues a profile's venue summary counts, in the order it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.", validators=[django.core.validators.MaxLengthValidator(1000)], verbose_name='venues in the profile summary'),
+            model_name="labsettings",
+            name="venue_summary_order",
+            field=models.TextField(
+                blank=True,
+                help_text="Short names of the venues a profile's venue summary counts, in the order it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.",
+                validators=[django.core.validators.MaxLengthValidator(1000)],
+                verbose_name="venues in the profile summary",
+            ),
         ),
     ]

@@ -5,30 +5,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('publications', '0013_status_may_be_unknown'),
+        ("publications", "0013_status_may_be_unknown"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='historicalpublication',
-            name='abstract',
-            field=models.TextField(blank=True, help_text="Markdown; shown on the paper's page.", validators=[django.core.validators.MaxLengthValidator(20000)]),
+            model_name="historicalpublication",
+            name="abstract",
+            field=models.TextField(
+                blank=True,
+                help_text="Markdown; shown on the paper's page.",
+                validators=[django.core.validators.MaxLengthValidator(20000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalvenue',
-            name='aliases',
-            field=models.TextField(blank=True, help_text='One per line: other names imports may give this venue, e.g. “USENIX OSDI” or “Proceedings of the 18th USENIX Symposium on Operating Systems Design and Implementation”. Years and ordinals are ignored when names are compared.', validators=[django.core.validators.MaxLengthValidator(5000)]),
+            model_name="historicalvenue",
+            name="aliases",
+            field=models.TextField(
+                blank=True,
+                help_text="One per line: other names imports may give this venue, e.g. “USENIX OSDI” or “Proceedings of the 18th USENIX Symposium on Operating Systems Design and Implementation”. Years and ordinals are ignored when names are compared.",
+                validators=[django.core.validators.MaxLengthValidator(5000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='publication',
-            name='abstract',
-            field=models.TextField(blank=True, help_text="Markdown; shown on the paper's page.", validators=[django.core.validators.MaxLengthValidator(20000)]),
+            model_name="publication",
+            name="abstract",
+            field=models.TextField(
+                blank=True,
+                help_text="Markdown; shown on the paper's page.",
+                validators=[django.core.validators.MaxLengthValidator(20000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='venue',
-            name='aliases',
-            field=models.TextField(blank=True, help_text='One per line: other names imports may give this venue, e.g. “USENIX OSDI” or “Proceedings of the 18th USENIX Symposium on Operating Systems Design and Implementation”. Years and ordinals are ignored when names are compared.', validators=[django.core.validators.MaxLengthValidator(5000)]),
+            model_name="venue",
+            name="aliases",
+            field=models.TextField(
+                blank=True,
+                help_text="One per line: other names imports may give this venue, e.g. “USENIX OSDI” or “Proceedings of the 18th USENIX Symposium on Operating Systems Design and Implementation”. Years and ordinals are ignored when names are compared.",
+                validators=[django.core.validators.MaxLengthValidator(5000)],
+            ),
         ),
     ]

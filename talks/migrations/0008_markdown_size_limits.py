@@ -5,20 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('talks', '0007_in_two_languages'),
+        ("talks", "0007_in_two_languages"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='historicaltalk',
-            name='description',
-            field=models.TextField(blank=True, help_text='Markdown: ## a heading, **bold**, [a link](https://…), - a list, | a | table |, ```python for code, $x^2$ for math, ![alt](media:NAME) or an image from an allowed host, a YouTube, Vimeo or Bilibili address on its own line for a video. Scripts and other HTML are removed.', validators=[django.core.validators.MaxLengthValidator(20000)]),
+            model_name="historicaltalk",
+            name="description",
+            field=models.TextField(
+                blank=True,
+                help_text="Markdown: ## a heading, **bold**, [a link](https://…), - a list, | a | table |, ```python for code, $x^2$ for math, ![alt](media:NAME) or an image from an allowed host, a YouTube, Vimeo or Bilibili address on its own line for a video. Scripts and other HTML are removed.",
+                validators=[django.core.validators.MaxLengthValidator(20000)],
+            ),
         ),
         migrations.AlterField(
-            model_name='talk',
-            name='description',
-            field=models.TextField(blank=True, help_text='Markdown: ## a heading, **bold**, [a link](https://…), - a list, | a | table |, ```python for code, $x^2$ for math, ![alt](media:NAME) or an image from an allowed host, a YouTube, Vimeo or Bilibili address on its own line for a video. Scripts and other HTML are removed.', validators=[django.core.validators.MaxLengthValidator(20000)]),
+            model_name="talk",
+            name="description",
+            field=models.TextField(
+                blank=True,
+                help_text="Markdown: ## a heading, **bold**, [a link](https://…), - a list, | a | table |, ```python for code, $x^2$ for math, ![alt](media:NAME) or an image from an allowed host, a YouTube, Vimeo or Bilibili address on its own line for a video. Scripts and other HTML are removed.",
+                validators=[django.core.validators.MaxLengthValidator(20000)],
+            ),
         ),
     ]
