@@ -443,6 +443,7 @@ class _Writer:
     source: str
     first_heading: int  # a text's top heading level becomes this: 3 in a bio, 2 on a page
     toc: bool
+    blocks: bool = True  # a lone video address or image becomes a player or a figure
     events: list = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     media: list[tuple[str, str, str | None, bool]] = field(default_factory=list)
@@ -558,7 +559,7 @@ class _Writer:
     def _start(self, tag, i: int, out: list[str]) -> int:
         """Write the element `tag` opens at event i; the index of the next event to read."""
         if tag == "Paragraph":
-            alone = self._lone_paragraph(i)
+            alone = self._lone_paragraph(i) if self.blocks else None
             if alone is not None:
                 html, end = alone
                 out.append(html)
@@ -934,12 +935,12 @@ def forget_rendered() -> None:
     _memo.clear()
 
 
-def _render(text: str, page: bool) -> _Rendered:
-    key = (text, page, translation.get_language())
+def _render(text: str, page: bool, inline: bool = False) -> _Rendered:
+    key = (text, page, inline, translation.get_language())
     found = _memo.get(key)
     if found is None:
         shown = text[:RENDER_LIMIT]
-        writer = _Writer(shown, first_heading=2 if page else 3, toc=page)
+        writer = _Writer(shown, first_heading=2 if page else 3, toc=page, blocks=not inline)
         found = writer.write()
         if len(text) > RENDER_LIMIT:
             note = gettext(
@@ -995,8 +996,11 @@ def render_page_markdown(text):
 
 
 def render_inline_markdown(text):
-    """Like render_markdown for one-line text (a news item): no wrapping paragraph."""
-    html = str(render_markdown(text)).strip()
+    """Like render_markdown for one-line text (a news item): no wrapping paragraph, and no
+    player or figure made of a lone address or image (the line sits in running text)."""
+    if not text:
+        return mark_safe("")
+    html = _with_media(_render(str(text), page=False, inline=True)).strip()
     if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
         html = html[3:-4]
     return mark_safe(html)

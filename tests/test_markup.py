@@ -221,6 +221,12 @@ def test_a_video_address_on_its_own_line_becomes_a_sandboxed_player(address, pla
     assert '<div class="video">' in html
 
 
+def test_a_news_item_keeps_a_video_address_as_text_in_its_line():
+    html = str(markup.render_inline_markdown("https://youtu.be/dQw4w9WgXcQ"))
+
+    assert html == "https://youtu.be/dQw4w9WgXcQ"
+
+
 def test_other_frames_and_addresses_stay_out():
     html = str(
         markup.render_markdown(
