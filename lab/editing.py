@@ -17,9 +17,30 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from core import history
+from core import history, markup
 from core.partial_dates import years
 from lab.groups import is_lab_admin
+
+
+def markdown_problems_of(forms_saved) -> list[str]:
+    """What the Markdown texts of saved forms will not show as written (an image from a host
+    the lab does not allow, an unknown media reference, a formula that cannot be read),
+    each named with its field: warnings for the editor, the text is kept as typed."""
+    problems = []
+    for form in forms_saved:
+        if not getattr(form, "cleaned_data", None) or form.cleaned_data.get("DELETE"):
+            continue
+        model = form._meta.model
+        for name in form.changed_data:
+            try:
+                field = model._meta.get_field(name)
+            except FieldDoesNotExist:
+                continue
+            if not markup.is_markdown_field(field):
+                continue
+            for problem in markup.markdown_problems(form.cleaned_data.get(name) or ""):
+                problems.append(f"{capfirst(field.verbose_name)}: {problem}")
+    return problems
 
 
 def member_person(user):
@@ -140,6 +161,8 @@ class LabModelAdmin(SimpleHistoryAdmin):
         person = member_person(request.user)
         if self.is_member_editor(request) and person is not None:
             self.keep_member_linked(form.instance, person)
+        for problem in markdown_problems_of([form, *(f for s in formsets for f in s.forms)]):
+            self.message_user(request, problem, messages.WARNING)
 
     def keep_member_linked(self, obj, person):
         """Make sure `person` stays linked to `obj` they just saved (an author, a speaker), so

@@ -10,6 +10,7 @@ from simple_history.models import HistoricalRecords
 
 from core import colours, images
 from core.languages import translated
+from core.markup import DESCRIPTION_LIMIT, text_limit
 from lab import look
 
 FAVICON_SIZE = 192  # px, square: what Android asks for a home-screen icon; iOS scales it
@@ -57,11 +58,16 @@ class LabSettings(models.Model):
     about = translated(
         models.TextField(
             blank=True,
+            validators=[text_limit(DESCRIPTION_LIMIT)],
             help_text="About the lab, on the home page. Markdown: **bold**, [links](https://…).",
         )
     )
     contact_email = models.EmailField(blank=True)
-    address = models.TextField(blank=True, help_text="Postal address, shown in the page footer.")
+    address = models.TextField(
+        blank=True,
+        validators=[text_limit(1_000)],
+        help_text="Postal address, shown in the page footer.",
+    )
     logo = images.SafeImageField(
         upload_to="lab/", blank=True, help_text="JPEG, PNG or WebP; scaled to fit the header."
     )
@@ -123,6 +129,7 @@ class LabSettings(models.Model):
     venue_summary_order = models.TextField(
         "venues in the profile summary",
         blank=True,
+        validators=[text_limit(1_000)],
         help_text="Short names of the venues a profile's venue summary counts, in the order "
         "it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.",
     )

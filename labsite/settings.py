@@ -2,6 +2,7 @@
 
 import datetime
 import os
+import re
 from pathlib import Path
 
 import environ
@@ -315,10 +316,26 @@ X_FRAME_OPTIONS = "DENY"
 # inline script or style; structured data blocks (JSON-LD) are not scripts and need nothing.
 # MEDIA_URL on another host (object storage) is allowed for images.
 _MEDIA_ORIGIN = [MEDIA_URL] if MEDIA_URL.startswith(("http://", "https://")) else []
+# Hosts whose images a Markdown text may show (`![alt](https://host/…)`), besides the site's
+# own media: a list, as img-src stays one; an image from any other host is not shown, and
+# its editor is told why.
+MARKDOWN_IMAGE_HOSTS = env.list("MARKDOWN_IMAGE_HOSTS", default=[])
+for _host in MARKDOWN_IMAGE_HOSTS:
+    if not re.fullmatch(r"[a-z0-9.-]+(:\d+)?", _host):
+        raise ImproperlyConfigured(
+            f"MARKDOWN_IMAGE_HOSTS: “{_host}” is not a host name (e.g. images.example.org)."
+        )
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
-        "img-src": [SELF, "data:", *_MEDIA_ORIGIN],
+        "img-src": [SELF, "data:", *_MEDIA_ORIGIN, *(f"https://{h}" for h in MARKDOWN_IMAGE_HOSTS)],
+        # The video players a Markdown text may embed (core.markup.VIDEO_HOSTS), and no
+        # other frame.
+        "frame-src": [
+            "https://www.youtube-nocookie.com",
+            "https://player.vimeo.com",
+            "https://player.bilibili.com",
+        ],
         # The one inline style attribute a third-party admin template has (the history
         # paginator of django-simple-history: style="border-top: 0"), allowed by its hash.
         "style-src-attr": [

@@ -18,6 +18,7 @@ from simple_history.models import HistoricalRecords
 
 from core.documents import PdfField, pdf_upload_path
 from core.identifiers import OrcidField, normalize_doi
+from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
 from core.names import initials
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
@@ -80,6 +81,7 @@ class Venue(models.Model):
     url = WebURLField("URL", blank=True)
     aliases = models.TextField(
         blank=True,
+        validators=[text_limit(SUMMARY_LIMIT)],
         help_text="One per line: other names imports may give this venue, e.g. “USENIX OSDI” "
         "or “Proceedings of the 18th USENIX Symposium on Operating Systems Design and "
         "Implementation”. Years and ordinals are ignored when names are compared.",
@@ -298,7 +300,11 @@ class Publication(models.Model):
     other_label = models.CharField(
         "other link label", max_length=40, blank=True, help_text="e.g. “Poster”, “Blog”."
     )
-    abstract = models.TextField(blank=True, help_text="Markdown; shown on the paper's page.")
+    abstract = models.TextField(
+        blank=True,
+        validators=[text_limit(DESCRIPTION_LIMIT)],
+        help_text="Markdown; shown on the paper's page.",
+    )
     citation_count = models.PositiveIntegerField(null=True, blank=True)
     citations_read_on = models.DateField(
         "citations read on", null=True, blank=True, help_text="When the count was read."

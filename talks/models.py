@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
-from core.markup import detect_language
+from core.markup import DESCRIPTION_LIMIT, MARKDOWN_HELP, detect_language, text_limit
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
@@ -94,7 +94,9 @@ class Talk(models.Model):
         related_name="talks",
         help_text="The paper this talk presents, if any.",
     )
-    description = models.TextField(blank=True, help_text="Markdown.")
+    description = models.TextField(
+        blank=True, validators=[text_limit(DESCRIPTION_LIMIT)], help_text=MARKDOWN_HELP
+    )
     is_published = models.BooleanField("published", default=True)
     projects = models.ManyToManyField(
         Project, through="ProjectTalk", related_name="talks", blank=True

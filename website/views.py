@@ -16,7 +16,7 @@ from django.views.generic import DetailView, ListView
 
 from core import queries
 from core.feeds import AtomWithContent
-from core.markup import render_page_markdown
+from core.markup import render_markdown, render_page_markdown
 from lab.models import LabSettings
 from people.models import Person
 from publications import listing
@@ -105,7 +105,8 @@ def post_summary(post, words=40):
     """The post's summary, else its body's beginning as plain text."""
     if post.summary:
         return post.summary
-    return Truncator(strip_tags(render_page_markdown(post.body))).words(words)
+    # render_markdown, not the page's: no contents list at the beginning of the words
+    return Truncator(strip_tags(render_markdown(post.body))).words(words)
 
 
 class PostsFeed(Feed):

@@ -263,9 +263,17 @@ class _Writer:
         hold what a new lab starts with; an admin's own are never replaced."""
         settings, _ = LabSettings.objects.get_or_create(pk=1)
         default = LabSettings._meta.get_field("name_en").default
+        about = self.site.about
+        try:
+            LabSettings._meta.get_field("about_en").run_validators(about)
+        except ValidationError as error:
+            self.report.notes.append(
+                f"the site's about text is not kept: {' '.join(error.messages)}"
+            )
+            about = ""
         values = {
             "tagline_en": self.site.tagline[:300],
-            "about_en": self.site.about,
+            "about_en": about,
             "name_zh_hans": self.site.title_zh[:200],
             "tagline_zh_hans": self.site.tagline_zh[:300],
         }

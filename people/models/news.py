@@ -5,6 +5,7 @@ from django.db import models
 from simple_history.models import HistoricalRecords
 
 from core.languages import translated
+from core.markup import NEWS_LIMIT, text_limit
 from core.partial_dates import PartialDateField
 from people.models.person import Person
 
@@ -32,7 +33,10 @@ class NewsItem(models.Model):
     )
     date = PartialDateField()
     text = translated(
-        models.TextField(help_text="One or two sentences. Markdown links: [text](https://…)."),
+        models.TextField(
+            validators=[text_limit(NEWS_LIMIT)],
+            help_text="One or two sentences. Markdown links: [text](https://…).",
+        ),
         required=True,
     )
     is_published = models.BooleanField("published", default=True)

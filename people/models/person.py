@@ -23,6 +23,7 @@ from core.identifiers import (
     SemanticScholarAuthorField,
 )
 from core.languages import translated
+from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
 from core.names import initials, split_name  # split_name: re-exported for the apps
 from core.partial_dates import PartialDateField, format_range, has_ended
 from lab.models import MemberRole
@@ -106,6 +107,7 @@ class Person(models.Model):
     )
     name_variants = models.TextField(
         blank=True,
+        validators=[text_limit(SUMMARY_LIMIT)],
         help_text="One per line: other ways this name is printed in author lists, e.g. "
         "“T. Ma” or “Ma, Teng”. The name above, its initials form and the native-script "
         "name are recognised without being listed.",
@@ -152,7 +154,9 @@ class Person(models.Model):
     )
     bio = translated(
         models.TextField(
-            blank=True, help_text="Markdown: **bold**, *italic*, [a link](https://…), lists."
+            blank=True,
+            validators=[text_limit(DESCRIPTION_LIMIT)],
+            help_text="Markdown: **bold**, *italic*, [a link](https://…), lists.",
         )
     )
     email = models.EmailField(
@@ -205,6 +209,7 @@ class Person(models.Model):
     now = models.TextField(
         "now / current focus",
         blank=True,
+        validators=[text_limit(SUMMARY_LIMIT)],
         help_text="What this person is working on at the moment. Markdown.",
     )
     now_updated = PartialDateField(

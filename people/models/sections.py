@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import translated
+from core.markup import DESCRIPTION_LIMIT, MARKDOWN_HELP, SUMMARY_LIMIT, text_limit
 from core.partial_dates import PartialDateField, format_range
 from core.weblinks import WebURLField
 from people.models.person import Person
@@ -84,7 +85,9 @@ class Education(ProfileSection):
         blank=True,
         help_text="Advisors without a profile here, as printed, e.g. “Prof. Yongwei Wu”.",
     )
-    description = models.TextField(blank=True, help_text="Markdown.")
+    description = models.TextField(
+        blank=True, validators=[text_limit(SUMMARY_LIMIT)], help_text=MARKDOWN_HELP
+    )
 
     class Meta:
         ordering = ["person", "order", "-start"]
@@ -123,7 +126,9 @@ class Experience(ProfileSection):
     location = models.CharField(max_length=200, blank=True)
     start = PartialDateField(null=True, blank=True)
     end = PartialDateField(null=True, blank=True, help_text="Leave empty if current.")
-    description = models.TextField(blank=True, help_text="Markdown.")
+    description = models.TextField(
+        blank=True, validators=[text_limit(SUMMARY_LIMIT)], help_text=MARKDOWN_HELP
+    )
 
     class Meta:
         ordering = ["person", "order", "-start"]
@@ -195,7 +200,11 @@ class Project(ProfileSection):
         blank=True,
         help_text="A few words beside the role, e.g. “PyTorch Foundation Project” or “6K+ LOC”.",
     )
-    summary = translated(models.TextField(blank=True, help_text="Markdown."))
+    summary = translated(
+        models.TextField(
+            blank=True, validators=[text_limit(SUMMARY_LIMIT)], help_text=MARKDOWN_HELP
+        )
+    )
     tags = models.CharField(max_length=300, blank=True, help_text="Comma-separated.")
     figure = models.CharField(
         max_length=40, blank=True, help_text="A figure read by hand, e.g. “5K+”."
@@ -283,7 +292,9 @@ class Writing(ProfileSection):
     outlet = models.CharField(max_length=200, blank=True, help_text="e.g. “LMSYS Blog”.")
     url = WebURLField("URL", blank=True)
     date = PartialDateField(null=True, blank=True)
-    summary = models.TextField(blank=True, help_text="Markdown.")
+    summary = models.TextField(
+        blank=True, validators=[text_limit(SUMMARY_LIMIT)], help_text=MARKDOWN_HELP
+    )
 
     class Meta:
         ordering = ["person", "order", "-date"]
@@ -365,7 +376,7 @@ class ExtraSection(ProfileSection):
     """A free-form profile section for anything the structured ones do not cover."""
 
     title = models.CharField(max_length=100)
-    body = models.TextField(help_text="Markdown.")
+    body = models.TextField(validators=[text_limit(DESCRIPTION_LIMIT)], help_text=MARKDOWN_HELP)
 
     class Meta:
         ordering = ["person", "order", "pk"]

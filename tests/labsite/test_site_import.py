@@ -860,3 +860,21 @@ def test_a_sites_chinese_posts_come_in_as_the_translation_or_in_chinese_only(tmp
     assert Post.objects.count() == 2
     assert "its 2 posts come in, in Chinese" in report
     assert "Imported: 0 rows new or updated." in _import(tmp_path, "--apply")
+
+
+def test_texts_beyond_their_size_are_named_and_the_rest_comes_in(tmp_path):
+    site = _own_copy("alfolio-template", tmp_path)
+    about = site / "_pages/about.md"
+    about.write_text(about.read_text() + "\n" + "[" * 25_000 + "\n")
+    _write(
+        site,
+        "_news/announcement_9.md",
+        "---\nlayout: post\ndate: 2024-01-02\ninline: true\n---\n\n" + "Long news. " * 300,
+    )
+
+    report = _import(site, "--apply")
+
+    assert "at most 20000 characters (it has 2" in report  # the bio, dropped and named
+    assert "at most 2000 characters (it has 3299)" in report  # the news item, skipped
+    assert Person.objects.get().bio == ""
+    assert NewsItem.objects.count() == 3  # the template's three

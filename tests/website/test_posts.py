@@ -40,11 +40,11 @@ def test_a_post_shows_its_title_date_authors_and_sanitised_body_in_each_language
     assert '<time datetime="2024-11-28">' in english
     assert f'<a href="/people/{person.slug}/">{person.name}</a> and ' in english
     assert '<a href="/people/feng-ren/">Feng Ren</a>' in english
-    assert "<h2>The release</h2>" in english
+    assert '<h2 id="the-release">The release</h2>' in english
     assert "<strong>Transfer Engine</strong>" in english
     assert "<script>alert" not in english
     assert "<h1>Mooncake 开源了</h1>" in chinese
-    assert "<h2>发布内容</h2>" in chinese
+    assert '<h2 id="发布内容">发布内容</h2>' in chinese
     assert f'<a href="/zh-hans/people/{person.slug}/">' in chinese
 
 

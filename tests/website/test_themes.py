@@ -37,7 +37,7 @@ def test_a_theme_shows_its_people_papers_talks_and_code_in_each_language(client,
 
     assert "<h1>KVCache-centric serving</h1>" in english
     assert '<time datetime="2023">2023</time> – Present' in english
-    assert "<h2>Why</h2>" in english and "<strong>cache</strong>" in english
+    assert '<h2 id="why">Why</h2>' in english and "<strong>cache</strong>" in english
     assert "<script>alert" not in english
     assert '<a href="https://github.com/kvcache-ai/Mooncake">Code</a>' in english
     assert 'href="/people/teng-ma/"' in english and 'href="/people/feng-ren/"' in english

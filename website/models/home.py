@@ -16,6 +16,7 @@ from simple_history.models import HistoricalRecords
 
 from core import images
 from core.languages import first_written, in_languages, translated
+from core.markup import SUMMARY_LIMIT, text_limit
 from core.weblinks import SiteOrWebURLField, WebURLField
 
 MAX_COUNT = 20
@@ -96,6 +97,7 @@ class HomeSection(models.Model):
     text = translated(
         models.TextField(
             blank=True,
+            validators=[text_limit(SUMMARY_LIMIT)],
             help_text="Banner only. Markdown: **bold**, [a link](https://…).",
         )
     )

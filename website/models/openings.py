@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
+from core.markup import BODY_LIMIT, DESCRIPTION_LIMIT, text_limit
 from core.slugs import unique_slug
 
 
@@ -48,6 +49,7 @@ class Opening(models.Model):
     description = translated(
         models.TextField(
             blank=True,
+            validators=[text_limit(BODY_LIMIT)],
             help_text="Markdown: the work, who it suits, what the lab offers. Search engines "
             "show this as the job's description.",
         )
@@ -56,6 +58,7 @@ class Opening(models.Model):
         models.TextField(
             "how to apply",
             blank=True,
+            validators=[text_limit(DESCRIPTION_LIMIT)],
             help_text="Markdown: what to send, to whom, by when. [Write to us](mailto:…).",
         )
     )

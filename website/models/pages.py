@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
-from core.markup import MARKDOWN_HELP
+from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.slugs import unique_slug
 
 # First parts of an address that belong to files, not pages, whatever the URLs say.
@@ -56,6 +56,7 @@ class Page(models.Model):
     body = translated(
         models.TextField(
             blank=True,
+            validators=[text_limit(BODY_LIMIT)],
             help_text=MARKDOWN_HELP,
         )
     )

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
-from core.markup import MARKDOWN_HELP
+from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
@@ -77,6 +77,7 @@ class Course(models.Model):
     description = translated(
         models.TextField(
             blank=True,
+            validators=[text_limit(BODY_LIMIT)],
             help_text=MARKDOWN_HELP,
         )
     )
