@@ -6,7 +6,7 @@ import urllib.parse
 
 from django.conf import settings
 
-from core.names import split_name
+from core.names import name_parts
 from core.partial_dates import PartialDate
 from harvest.models import Source
 from harvest.sources import Found, Warn, capped, found_work
@@ -132,13 +132,14 @@ def read_work(work: object, warn: Warn) -> Found | None:
     for authorship in data.items("authorships"):
         authorship = Fields(authorship, record, "authorship: ")
         author = Fields(authorship.obj("author"), record, "author: ")
-        given, family = split_name(
+        given, family, suffix = name_parts(
             clean_text(authorship.text("raw_author_name") or author.text("display_name"))
         )
         record.authors.append(
             AuthorRecord(
                 given=given,
                 family=family,
+                suffix=suffix,
                 orcid=clean_orcid(author.text("orcid")),
                 is_corresponding=authorship.data.get("is_corresponding") is True,
             )

@@ -106,6 +106,7 @@ def crossref_record(work: object, fallback_label: str) -> Record:
             AuthorRecord(
                 given=clean_text(author.text("given")),
                 family=clean_text(author.text("family") or author.text("name")),
+                suffix=clean_text(author.text("suffix")),
                 orcid=clean_orcid(author.text("ORCID")),
                 affiliation=Fields(first, record, f"author {number}: ").text("name"),
             )

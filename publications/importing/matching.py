@@ -49,6 +49,7 @@ class PeopleIndex:
     def _by_name(self, author: AuthorRecord) -> list[Person]:
         forms = {
             normalize_name(f"{author.given} {author.family}"),
+            normalize_name(f"{author.given} {author.family} {author.suffix}"),
             normalize_name(f"{author.family}, {author.given}"),
             normalize_name(f"{author.family} {author.given}"),
             normalize_name(f"{author.family}{author.given}"),

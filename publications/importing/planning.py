@@ -72,7 +72,14 @@ GROUPS = {
 _FIELD_NAMES = [f.name for f in Publication._meta.concrete_fields]
 # An author row's values from a source; the others (the paper, the person, the position and
 # the roles) are set by the import itself or by an admin.
-_AUTHOR_SET_BY_SOURCE = ("given_name", "family_name", "orcid", "affiliation", "is_unlisted")
+_AUTHOR_SET_BY_SOURCE = (
+    "given_name",
+    "family_name",
+    "suffix",
+    "orcid",
+    "affiliation",
+    "is_unlisted",
+)
 _AUTHORSHIP_COLUMNS = [(f.attname, f.get_default()) for f in Authorship._meta.concrete_fields]
 _AUTHOR_SET_BY_ADMIN = [
     f.name for f in Authorship._meta.concrete_fields if f.name not in _AUTHOR_SET_BY_SOURCE
@@ -324,7 +331,14 @@ def _invalid(
 def author_problems(author: AuthorRecord) -> list[str]:
     """What the model's rules say is wrong with the values an author row takes from the
     source; each distinct author is checked once (a lab's names recur on most entries)."""
-    values = (author.given, author.family, author.orcid, author.affiliation, author.is_unlisted)
+    values = (
+        author.given,
+        author.family,
+        author.suffix,
+        author.orcid,
+        author.affiliation,
+        author.is_unlisted,
+    )
     return list(_author_problems(values))
 
 
@@ -359,6 +373,7 @@ def merge_authors(
         row = copy.copy(row)
         row.position = position
         row.given_name, row.family_name = author.given, author.family
+        row.suffix = author.suffix or row.suffix
         row.orcid = author.orcid or row.orcid
         row.affiliation = author.affiliation or row.affiliation
         row.is_unlisted = author.is_unlisted
@@ -377,6 +392,7 @@ def _rows(rows: Iterable[Authorship]) -> list[tuple[object, ...]]:
             r.position,
             r.given_name,
             r.family_name,
+            r.suffix,
             r.orcid,
             r.affiliation,
             r.is_unlisted,
@@ -411,6 +427,7 @@ def authorship(publication: Publication | None, position: int, author: AuthorRec
         "position": position,
         "given_name": author.given,
         "family_name": author.family,
+        "suffix": author.suffix,
         "orcid": author.orcid,
         "affiliation": author.affiliation,
         "person_id": author.person.pk if author.person is not None else None,

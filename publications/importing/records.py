@@ -25,6 +25,7 @@ class ImportProblem(Exception):
 class AuthorRecord:
     given: str = ""
     family: str = ""
+    suffix: str = ""  # a generational suffix: "Jr.", "III", "Filho"
     orcid: str = ""
     affiliation: str = ""
     is_unlisted: bool = False
@@ -36,6 +37,7 @@ class AuthorRecord:
     STORED = (
         "given",
         "family",
+        "suffix",
         "orcid",
         "affiliation",
         "is_unlisted",
@@ -45,7 +47,11 @@ class AuthorRecord:
 
     @property
     def display(self) -> str:
-        return "…" if self.is_unlisted else f"{self.given} {self.family}".strip()
+        return (
+            "…"
+            if self.is_unlisted
+            else " ".join(part for part in (self.given, self.family, self.suffix) if part)
+        )
 
     @property
     def is_ambiguous(self) -> bool:
