@@ -31,7 +31,16 @@ Key = tuple[str, str]
 PRIORITY = [Source.CROSSREF, Source.OPENALEX, Source.DBLP, Source.ARXIV, Source.ORCID]
 _CHUNK = 500
 _LINK_CHUNK = 100  # preprints whose other versions one query looks up
-_NOT_MERGED = {"label", "problems", "readings", "dropped", "files", "choices", "authors"}
+_NOT_MERGED = {
+    "label",
+    "problems",
+    "readings",
+    "dropped",
+    "files",
+    "choices",
+    "authors",
+    "origins",
+}
 
 
 def is_preprint(record: Record) -> bool:
@@ -56,9 +65,15 @@ def keys_of(found: Found) -> list[Key]:
 
 def merged_record(works: Iterable[Found]) -> Record:
     """One record from every source's: the first source by PRIORITY gives each value, the
-    others fill what it lacks; the author list is the first complete one."""
+    others fill what it lacks; the author list is the first complete one, each author
+    keeping every identifier any source gave (`planning.combined_authors`)."""
     ordered = sorted(works, key=lambda f: PRIORITY.index(f.source))
     record = copy.deepcopy(ordered[0].record)
+    origins = {
+        item.name: origin(ordered[0])
+        for item in dataclasses.fields(Record)
+        if item.name not in _NOT_MERGED and getattr(record, item.name) not in (None, "", [], {})
+    }
     for other in ordered[1:]:
         for item in dataclasses.fields(Record):
             if item.name in _NOT_MERGED:
@@ -67,12 +82,22 @@ def merged_record(works: Iterable[Found]) -> Record:
                 other.record, item.name
             ):
                 setattr(record, item.name, copy.deepcopy(getattr(other.record, item.name)))
-    complete = [
-        f.record.authors for f in ordered if not any(a.is_unlisted for a in f.record.authors)
-    ]
-    record.authors = copy.deepcopy(complete[0] if complete else ordered[0].record.authors)
+                origins[item.name] = origin(other)
+    lists = [f.record.authors for f in ordered]
+    record.authors = planning.combined_authors(lists)
+    complete = [f for f in ordered if not any(a.is_unlisted for a in f.record.authors)]
+    origins["authors"] = origin(complete[0] if complete else ordered[0])
+    for name in ("citation_count", "citations_read_on", "citations_source"):
+        origins.pop(name, None)
+    record.origins = origins
     record.citation_count, record.citations_read_on, record.citations_source = None, None, ""
     return record
+
+
+def origin(found: Found) -> str:
+    """Where a value came from, as the review says it: "crossref", or "crossref (by DOI)"
+    for a record asked for by DOI to complete another source's."""
+    return f"{found.source} (by DOI)" if found.by_doi else found.source
 
 
 @dataclass
@@ -198,7 +223,7 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
         if paper is None:
             rest.append(position)
             continue
-        outcome.matched[found.source] += 1
+        outcome.matched[origin(found)] += 1
         to_fill.setdefault(paper.pk, (paper, []))[1].append(found)
     groups = [[rest[i] for i in group] for group in _groups([works[i] for i in rest])]
     known = _known({key for i in rest for key in keys_of(works[i])})
@@ -218,7 +243,7 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
             existing = next((known[k] for k in sorted(group_keys) if k in known), None)
             counts = outcome.new if existing is None else outcome.matched
             for _, found in members:
-                counts[found.source] += 1
+                counts[origin(found)] += 1
             if existing is None:
                 outcome.works += 1
             if dry_run:

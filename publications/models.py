@@ -580,6 +580,13 @@ class Authorship(models.Model):
         "this link, never the printed name.",
     )
     orcid = OrcidField("ORCID iD", blank=True)
+    author_ids = models.JSONField(
+        "author ids",
+        default=dict,
+        blank=True,
+        help_text="The author's ids at OpenAlex, DBLP and Semantic Scholar, as harvests "
+        'found them, e.g. {"openalex": "A5023888391"}; they recognise the lab member.',
+    )
     affiliation = models.CharField(max_length=300, blank=True)
     is_equal_contribution = models.BooleanField(
         "co-first", default=False, help_text="Equal contribution (co-first author)."

@@ -33,6 +33,9 @@ class Found:
     # The source's kind of a work that is no paper (a peer review, a figure, an issue):
     # counted in the run report by that kind, never made a candidate.
     skipped: str = ""
+    # Asked for by its DOI to complete another work (harvest.completion), not listed by
+    # the source for the person.
+    by_doi: bool = False
 
 
 def harvesters() -> dict[str, Any]:

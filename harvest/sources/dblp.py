@@ -18,6 +18,7 @@ from publications.importing.records import (
     Record,
     check,
     clean_doi,
+    clean_orcid,
     page_range,
     stated_status,
 )
@@ -84,7 +85,16 @@ def read_entry(element: ElementTree.Element, warn: Warn) -> Found | None:
     record.pages = page_range(element_text(element.find("pages")))
     for author in element.findall("author"):
         given, family, suffix = name_parts(clean_text(_HOMONYM.sub("", element_text(author))))
-        record.authors.append(AuthorRecord(given=given, family=family, suffix=suffix))
+        pid = author.get("pid", "").strip()
+        record.authors.append(
+            AuthorRecord(
+                given=given,
+                family=family,
+                suffix=suffix,
+                orcid=clean_orcid(author.get("orcid", "")),
+                ids={"dblp": pid} if pid else {},
+            )
+        )
     check(record)
     ids = {"dblp": key, "doi": record.doi, "arxiv": record.arxiv_id}
     return found_work(Source.DBLP, key, record, ids, warn)

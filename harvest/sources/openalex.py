@@ -141,6 +141,7 @@ def read_work(work: object, warn: Warn) -> Found | None:
                 family=family,
                 suffix=suffix,
                 orcid=clean_orcid(author.text("orcid")),
+                ids=_author_id(author.text("id")),
                 is_corresponding=authorship.data.get("is_corresponding") is True,
             )
         )
@@ -148,6 +149,12 @@ def read_work(work: object, warn: Warn) -> Found | None:
     ids = {"openalex": work_id, "doi": record.doi, "arxiv": record.arxiv_id}
     skipped = work_type if work_type in SKIPPED else ""
     return found_work(Source.OPENALEX, work_id, record, ids, warn, skipped=skipped)
+
+
+def _author_id(url: str) -> dict[str, str]:
+    """{"openalex": "A5023888391"} from "https://openalex.org/A5023888391" ({} for none)."""
+    value = url.rsplit("/", 1)[-1].upper()
+    return {"openalex": value} if value.startswith("A") and value[1:].isdigit() else {}
 
 
 def _date(text: str, year: int | None) -> PartialDate | None:

@@ -107,8 +107,8 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     parts = []
     for key in ("year", "month"):
         text = Fields(Fields(date, record).obj(key), record, f"{key}: ").text("value")
-        if not text.isdigit():
-            break
+        if not text.isdigit() or (parts and int(text) == 0):
+            break  # a month "00" is an unknown month: the year stands
         parts.append(int(text))
     try:
         record.date = PartialDate(*parts) if parts else None

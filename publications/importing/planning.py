@@ -375,6 +375,7 @@ def merge_authors(
         row.given_name, row.family_name = author.given, author.family
         row.suffix = author.suffix or row.suffix
         row.orcid = author.orcid or row.orcid
+        row.author_ids = {**(row.author_ids or {}), **author.ids}  # every id kept
         row.affiliation = author.affiliation or row.affiliation
         row.is_unlisted = author.is_unlisted
         # A role the source marks is added; one an admin gave is never taken away.
@@ -394,6 +395,7 @@ def _rows(rows: Iterable[Authorship]) -> list[tuple[object, ...]]:
             r.family_name,
             r.suffix,
             r.orcid,
+            sorted((r.author_ids or {}).items()),
             r.affiliation,
             r.is_unlisted,
             r.person_id,
@@ -413,6 +415,10 @@ def _matching_authorship(
         hit = next((a for a in existing if a.orcid == author.orcid), None)
         if hit:
             return hit
+    for kind, value in author.ids.items():
+        hit = next((a for a in existing if (a.author_ids or {}).get(kind) == value), None)
+        if hit:
+            return hit
     name = normalize_name(f"{author.given} {author.family}")
     same_name = [a for a in existing if normalize_name(a.full_name) == name]
     if len(same_name) == 1:
@@ -429,6 +435,7 @@ def authorship(publication: Publication | None, position: int, author: AuthorRec
         "family_name": author.family,
         "suffix": author.suffix,
         "orcid": author.orcid,
+        "author_ids": dict(author.ids),
         "affiliation": author.affiliation,
         "person_id": author.person.pk if author.person is not None else None,
         "is_unlisted": author.is_unlisted,
@@ -439,3 +446,86 @@ def authorship(publication: Publication | None, position: int, author: AuthorRec
     # builds thousands, and this is twice as fast as keyword arguments.
     columns = [values.get(name, default) for name, default in _AUTHORSHIP_COLUMNS]
     return Authorship(*columns)  # type: ignore[misc]  # django-stubs types keywords only
+
+
+def combined_authors(lists: Sequence[list[AuthorRecord]]) -> list[AuthorRecord]:
+    """One author list from several sources' lists of one work, most trusted first: the
+    first complete list (no unlisted gap) gives the names and their order, and each of its
+    authors takes what the other lists say of the same author (`_same_author`): the ORCID,
+    every id at another service, the suffix, an affiliation, the roles. An identifier any
+    source gave is never dropped (a member's ORCID given by OpenAlex alone stays on them
+    when Crossref's list wins). Unsaved copies; the lists are not changed."""
+    lists = [authors for authors in lists if authors]
+    if not lists:
+        return []
+    complete = [authors for authors in lists if not any(a.is_unlisted for a in authors)]
+    base = complete[0] if complete else lists[0]
+    merged = copy.deepcopy(base)
+    for other in lists:
+        if other is base:
+            continue
+        taken: set[int] = set()
+        for position, author in enumerate(other):
+            if author.is_unlisted:
+                continue
+            same = _same_author(merged, author, position, len(other), taken)
+            if same is None:
+                continue
+            taken.add(id(same))
+            same.orcid = same.orcid or author.orcid
+            same.ids = {**author.ids, **same.ids}
+            same.suffix = same.suffix or author.suffix
+            same.affiliation = same.affiliation or author.affiliation
+            same.is_corresponding = same.is_corresponding or author.is_corresponding
+            same.is_equal_contribution = same.is_equal_contribution or author.is_equal_contribution
+    return merged
+
+
+def _plain_name(text: str) -> str:
+    """A name part compared without case, accents, dots, hyphens or spaces."""
+    return "".join(normalize_name(text).replace("-", " ").split())
+
+
+def _conflicts(one: AuthorRecord, other: AuthorRecord) -> bool:
+    """Whether two authors' identifiers say they are different people."""
+    if one.orcid and other.orcid and one.orcid != other.orcid:
+        return True
+    return any(one.ids.get(kind, value) != value for kind, value in other.ids.items())
+
+
+def _same_author(
+    authors: list[AuthorRecord],
+    author: AuthorRecord,
+    position: int,
+    length: int,
+    taken: set[int],
+) -> AuthorRecord | None:
+    """The author of `authors` that `author` (at `position` of a list of `length`) is: the
+    one with the same ORCID or id; else the one whose family name and first initial agree
+    (at the same place when several do); else, in a list as long, the author at the same
+    place whose family name or given name starts alike (a name spelled another way, "José
+    Pérez-García" for "Jose Perez"). None when nothing says so, or identifiers disagree."""
+    free = [a for a in authors if not a.is_unlisted and id(a) not in taken]
+    for one in free:
+        if (author.orcid and one.orcid == author.orcid) or any(
+            one.ids.get(kind) == value for kind, value in author.ids.items()
+        ):
+            return one
+    free = [a for a in free if not _conflicts(a, author)]
+    family, given = _plain_name(author.family), _plain_name(author.given)
+    named = [
+        a
+        for a in free
+        if family
+        and _plain_name(a.family) == family
+        and (not given or not a.given or _plain_name(a.given)[:1] == given[:1])
+    ]
+    if len(named) == 1:
+        return named[0]
+    at_place = authors[position] if position < len(authors) else None
+    if named:
+        return at_place if any(a is at_place for a in named) else None
+    if at_place is None or length != len(authors) or not any(a is at_place for a in free):
+        return None
+    starts = {_plain_name(at_place.family)[:1], _plain_name(at_place.given)[:1]} - {""}
+    return at_place if starts & ({family[:1], given[:1]} - {""}) else None
