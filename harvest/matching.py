@@ -83,6 +83,14 @@ def merged_record(works: Iterable[Found]) -> Record:
             ):
                 setattr(record, item.name, copy.deepcopy(getattr(other.record, item.name)))
                 origins[item.name] = origin(other)
+    registered = next(
+        (f.record.kind for f in ordered if f.source == Source.CROSSREF and f.record.doi), ""
+    )
+    planning.settle_kind(
+        record, [(dict(Source.choices)[f.source], f.record.kind) for f in ordered], registered
+    )
+    if record.kind != ordered[0].record.kind:
+        origins["kind"] = "the evidence"
     lists = [f.record.authors for f in ordered]
     record.authors = planning.combined_authors(lists)
     complete = [f for f in ordered if not any(a.is_unlisted for a in f.record.authors)]

@@ -16,7 +16,15 @@ ROWS = 200
 MAX_PAGES = 50
 # Crossref's types of records that are no one's paper (a referee report, a figure or table
 # of an article, a journal or an issue): counted in the report, not harvested.
-SKIPPED = {"peer-review", "component", "journal", "journal-issue", "journal-volume"}
+SKIPPED = {
+    "peer-review",
+    "component",
+    "journal",
+    "journal-issue",
+    "journal-volume",
+    "dataset",
+    "database",
+}
 
 
 def applies(person: Person) -> bool:

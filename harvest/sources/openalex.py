@@ -51,6 +51,9 @@ SKIPPED = {
     "supplementary-materials",
     "libguides",
     "grant",
+    "dataset",
+    "software",
+    "standard",
 }
 
 

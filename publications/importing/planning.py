@@ -7,6 +7,7 @@ copy, so the changes a preview lists are exactly what is written.
 
 import copy
 import functools
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,7 @@ from core.weblinks import is_web_url
 from people.models import normalize_name
 from publications.importing.bibtex_fields import is_doi_link
 from publications.importing.matching import PeopleIndex, VenueIndex, WorkIndex, record_keys
-from publications.importing.records import AuthorRecord, Record
+from publications.importing.records import AuthorRecord, Record, stated_status
 from publications.models import Authorship, Publication, Venue
 
 NEW, UPDATE, UNCHANGED, ERROR = "new", "update", "unchanged", "error"
@@ -529,3 +530,54 @@ def _same_author(
         return None
     starts = {_plain_name(at_place.family)[:1], _plain_name(at_place.given)[:1]} - {""}
     return at_place if starts & ({family[:1], given[:1]} - {""}) else None
+
+
+# What a venue's name says a work in it is, checked in this order.
+_VENUE_WORDS = (
+    (re.compile(r"\bworkshops?\b", re.I), Publication.Kind.WORKSHOP),
+    (re.compile(r"\blecture notes\b", re.I), Publication.Kind.CHAPTER),
+    (
+        re.compile(r"\b(?:proceedings|conference|symposium|colloquium)\b", re.I),
+        Publication.Kind.CONFERENCE,
+    ),
+)
+# Kinds a venue's words may correct: what a source says when it does not know better (an
+# LNCS chapter ORCID types "book", a proceedings paper typed "other").
+_CORRECTABLE = {"", Publication.Kind.BOOK, Publication.Kind.OTHER}
+
+
+def settle_kind(record: Record, stated: Sequence[tuple[str, str]], registered: str = "") -> None:
+    """The kind of a work several sources describe, checked against the evidence: the type
+    its DOI is registered with (`registered`, from the registration agency's own record)
+    wins; else a kind a source gives that its venue's words contradict ("book" in "Lecture
+    Notes in Computer Science", "other" in "Proceedings of …") takes the venue's. `stated`
+    is [(source, kind)]; when they disagree, or the venue corrects them, the record's
+    readings say so, for the review."""
+    kinds = {kind for _, kind in stated if kind}
+    before = record.kind
+    label = {k: str(Publication.Kind(k).label) for k in Publication.Kind.values}
+    said = ", ".join(f"{source}: “{label.get(kind, kind)}”" for source, kind in stated if kind)
+    if registered:
+        if record.kind != registered:
+            record.kind = registered
+        if len(kinds) > 1:
+            record.readings.append(
+                f"The sources disagree on its kind ({said}); its DOI is registered as "
+                f"“{label.get(registered, registered)}”, which is taken."
+            )
+    elif record.kind in _CORRECTABLE and record.venue_name:
+        venue_kind = next((k for words, k in _VENUE_WORDS if words.search(record.venue_name)), "")
+        if venue_kind and venue_kind != record.kind:
+            record.readings.append(
+                f"Typed “{label.get(record.kind, record.kind or 'none')}”"
+                f"{f' ({said})' if said else ''}, but its venue “{record.venue_name}” is "
+                f"one of {label[venue_kind].lower()}s: read as “{label[venue_kind]}”."
+            )
+            record.kind = venue_kind
+    elif len(kinds) > 1:
+        record.readings.append(
+            f"The sources disagree on its kind ({said}); “{label.get(record.kind, '')}” is "
+            "taken, from the first source that describes it."
+        )
+    if record.kind != before:
+        record.status = stated_status(record.kind)
