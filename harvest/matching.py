@@ -146,10 +146,18 @@ class LabPapers:
             self.by_title[paper.title_key].append(paper)
 
     def find(self, found: Found) -> Publication | None:
+        """The lab's paper the work is, by an identifier both hold (DOI, arXiv id)."""
         if found.ids.get("doi") in self.by_doi:
             return self.by_doi[found.ids["doi"]]
         if found.ids.get("arxiv") in self.by_arxiv:
             return self.by_arxiv[found.ids["arxiv"]]
+        return None
+
+    def by_title_alone(self, found: Found) -> Publication | None:
+        """The lab's paper the work may be, by title alone (same version, years at most one
+        apart, a family name in common): not the same work by any identifier, so nothing
+        of it is filled in without review. None when an identifier says it is another work
+        (its DOI is not the paper's)."""
         record = found.record
         families = {a.family.casefold() for a in record.authors if a.family}
         for paper in self.by_title.get(title_key(record.title), []):
@@ -159,7 +167,8 @@ class LabPapers:
                 record.date is None or paper.year is None or abs(paper.year - record.date.year) <= 1
             )
             theirs = {a.family_name.casefold() for a in paper.authorships.all() if a.family_name}
-            if near and (not families or not theirs or families & theirs):
+            other_doi = bool(paper.doi and found.ids.get("doi") and paper.doi != found.ids["doi"])
+            if near and not other_doi and (not families or not theirs or families & theirs):
                 return paper
         return None
 
@@ -198,10 +207,85 @@ def _groups(works: list[Found]) -> list[list[int]]:
                 parent[root(position)] = root(first[key])
             else:
                 first[key] = position
+    # An undated work is the dated one of the same title (both preprints or neither) with
+    # an author's family name in common: one work, not twins.
+    dated: dict[tuple[str, bool], list[int]] = defaultdict(list)
+    for position, found in enumerate(works):
+        if found.record.date is not None and (key := title_key(found.record.title)):
+            dated[(key, is_preprint(found.record))].append(position)
+    for position, found in enumerate(works):
+        if found.record.date is None and (key := title_key(found.record.title)):
+            for other in dated.get((key, is_preprint(found.record)), []):
+                if _families(found.record) & _families(works[other].record) and not _other_doi(
+                    found, works[other].ids.get("doi", "")
+                ):
+                    parent[root(position)] = root(other)
+                    break
     grouped: dict[int, list[int]] = defaultdict(list)
     for position in range(len(works)):
         grouped[root(position)].append(position)
     return list(grouped.values())
+
+
+def _other_doi(found: Found, doi: str) -> bool:
+    """Whether the work's DOI says it is not the one with `doi` (both have one, unlike)."""
+    return bool(doi and found.ids.get("doi") and found.ids["doi"] != doi)
+
+
+def _families(record: Record) -> set[str]:
+    return {a.family.casefold() for a in record.authors if a.family}
+
+
+def _stored_families(candidate: Candidate) -> set[str]:
+    authors = candidate.record.get("authors", [])
+    return {str(a.get("family", "")).casefold() for a in authors if isinstance(a, dict)} - {""}
+
+
+def _stored_doi(candidate: Candidate) -> str:
+    return str(candidate.record.get("doi") or "")
+
+
+def _undated_key(found: Found) -> Key | None:
+    """The title id an undated twin of this dated work is stored under ("title|")."""
+    key = title_key(found.record.title)
+    if not key:
+        return None
+    return (WorkId.Kind.TITLE, f"{key}||preprint" if is_preprint(found.record) else f"{key}|")
+
+
+def _undated_twins(works: list[Found]) -> dict[str, list[tuple[str, Candidate]]]:
+    """{title key: [(stored title id, candidate)]} of the candidates of the undated works'
+    titles, dated or not (a query per 100 titles)."""
+    keys = sorted({title_key(f.record.title) for f in works} - {""})
+    twins: dict[str, list[tuple[str, Candidate]]] = defaultdict(list)
+    for start in range(0, len(keys), _LINK_CHUNK):
+        query = Q()
+        for key in keys[start : start + _LINK_CHUNK]:
+            query |= Q(value__startswith=f"{key}|")
+        rows = WorkId.objects.filter(query, kind=WorkId.Kind.TITLE).select_related("candidate")
+        for row in rows.order_by("pk"):
+            twins[row.value.split("|", 1)[0]].append((row.value, row.candidate))
+    return twins
+
+
+def _twin_of(
+    members: list[tuple[Person, Found]], twins: dict[str, list[tuple[str, Candidate]]]
+) -> Candidate | None:
+    """The candidate the group's works are when they or it are undated: the same title,
+    both preprints or neither, and an author's family name in common."""
+    for _, found in members:
+        key = title_key(found.record.title)
+        for value, candidate in twins.get(key, []):
+            year = value.split("|")[1]
+            if (year and found.record.date is not None) or (
+                value.endswith("|preprint") != is_preprint(found.record)
+            ):
+                continue  # both dated: their title ids would have matched already
+            if _families(found.record) & _stored_families(candidate) and not _other_doi(
+                found, _stored_doi(candidate)
+            ):
+                return candidate
+    return None
 
 
 def _known(keys: set[Key]) -> dict[Key, Candidate]:
@@ -226,15 +310,20 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
     lab = LabPapers(works)
     to_fill: dict[int, tuple[Publication, list[Found]]] = {}
     rest: list[int] = []
+    maybe: dict[int, Publication] = {}  # position → the lab's paper it may be, by title
     for position, found in enumerate(works):
         paper = lab.find(found)
         if paper is None:
             rest.append(position)
+            if (twin := lab.by_title_alone(found)) is not None:
+                maybe[position] = twin
             continue
         outcome.matched[origin(found)] += 1
         to_fill.setdefault(paper.pk, (paper, []))[1].append(found)
     groups = [[rest[i] for i in group] for group in _groups([works[i] for i in rest])]
-    known = _known({key for i in rest for key in keys_of(works[i])})
+    loose = {i: _undated_key(works[i]) for i in rest if works[i].record.date is not None}
+    known = _known({key for i in rest for key in keys_of(works[i])} | set(loose.values()) - {None})
+    twins = _undated_twins([works[i] for i in rest if works[i].record.date is None])
     disowned = set(
         Candidate.not_people.through.objects.filter(
             candidate__in={c.pk for c in known.values()}
@@ -249,6 +338,17 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
             members = [pairs[i] for i in group]
             group_keys = {key for _, found in members for key in keys_of(found)}
             existing = next((known[k] for k in sorted(group_keys) if k in known), None)
+            if existing is None:  # one of them undated: the title, and an author in common
+                existing = next(
+                    (
+                        known[key]
+                        for i in group
+                        if (key := loose.get(i)) in known
+                        and _families(works[i].record) & _stored_families(known[key])
+                        and not _other_doi(works[i], _stored_doi(known[key]))
+                    ),
+                    None,
+                ) or _twin_of(members, twins)
             counts = outcome.new if existing is None else outcome.matched
             for _, found in members:
                 counts[origin(found)] += 1
@@ -257,7 +357,12 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
             if dry_run:
                 continue
             if existing is None:
-                existing = Candidate.objects.create(**_described(members))
+                described = _described(members)
+                # A work the lab may hold by title alone is offered for review as that
+                # paper's other version, never filled in unseen (a dataset of the same title
+                # would bring its DOI and year).
+                twin = next((maybe[i] for i in group if i in maybe), None)
+                existing = Candidate.objects.create(**described, version_of=twin)
                 created.append((existing, members))
             # a known work keeps its status (a rejected one stays rejected) and gains the
             # identifiers and sources it lacked, and the people who have not disowned it
@@ -414,6 +519,6 @@ def _link_versions(
                 )
             twin = next((pk for pk in twins if pk != candidate.pk), None)
             if paper is not None or twin is not None:
-                candidate.version_of = paper
+                candidate.version_of = paper or candidate.version_of
                 candidate.version_of_candidate_id = twin
                 candidate.save(update_fields=["version_of", "version_of_candidate"])
