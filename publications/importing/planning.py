@@ -20,7 +20,12 @@ from core.weblinks import is_web_url
 from people.models import normalize_name
 from publications.importing.bibtex_fields import is_doi_link
 from publications.importing.matching import PeopleIndex, VenueIndex, WorkIndex, record_keys
-from publications.importing.records import AuthorRecord, Record, stated_status
+from publications.importing.records import (
+    AuthorRecord,
+    Record,
+    preprint_server,
+    stated_status,
+)
 from publications.models import Authorship, Publication, Venue
 
 NEW, UPDATE, UNCHANGED, ERROR = "new", "update", "unchanged", "error"
@@ -541,6 +546,12 @@ _VENUE_WORDS = (
         Publication.Kind.CONFERENCE,
     ),
 )
+# DOI prefixes only preprint servers register under (bioRxiv and medRxiv, arXiv, Research
+# Square, Preprints.org, OSF's servers, SSRN, PeerJ Preprints, ChemRxiv, TechRxiv).
+PREPRINT_PREFIXES = (
+    "10.1101/", "10.48550/", "10.21203/", "10.20944/", "10.31219/", "10.31234/", "10.31235/",
+    "10.31222/", "10.2139/", "10.7287/", "10.26434/", "10.36227/",
+)  # fmt: skip
 # Kinds a venue's words may correct: what a source says when it does not know better (an
 # LNCS chapter ORCID types "book", a proceedings paper typed "other").
 _CORRECTABLE = {"", Publication.Kind.BOOK, Publication.Kind.OTHER}
@@ -565,6 +576,12 @@ def settle_kind(record: Record, stated: Sequence[tuple[str, str]], registered: s
                 f"The sources disagree on its kind ({said}); its DOI is registered as "
                 f"“{label.get(registered, registered)}”, which is taken."
             )
+    elif record.kind in _CORRECTABLE and record.doi.startswith(PREPRINT_PREFIXES):
+        record.readings.append(
+            f"Typed “{label.get(record.kind, record.kind or 'none')}”, but its DOI is a "
+            "preprint server's: read as a preprint."
+        )
+        record.kind = Publication.Kind.PREPRINT
     elif record.kind in _CORRECTABLE and record.venue_name:
         venue_kind = next((k for words, k in _VENUE_WORDS if words.search(record.venue_name)), "")
         if venue_kind and venue_kind != record.kind:
@@ -581,3 +598,5 @@ def settle_kind(record: Record, stated: Sequence[tuple[str, str]], registered: s
         )
     if record.kind != before:
         record.status = stated_status(record.kind)
+        if record.kind == Publication.Kind.PREPRINT:
+            record.venue_name = preprint_server(record.venue_name, record.arxiv_id)
