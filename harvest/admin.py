@@ -357,6 +357,24 @@ class HarvestRunAdmin(admin.ModelAdmin):
                     _labelled(_("Problems"), work.get("problems")),
                 )
             )
+        completion = run.report.get("completion")
+        if completion:
+            parts.append(
+                format_html(
+                    "<p>{}</p>{}",
+                    _(
+                        "Completed from Crossref by DOI: %(asked)s asked, %(completed)s "
+                        "completed, %(missing)s not at Crossref, %(left)s left for the next run."
+                    )
+                    % {
+                        "asked": completion.get("asked", 0),
+                        "completed": completion.get("completed", 0),
+                        "missing": completion.get("not at Crossref", 0),
+                        "left": completion.get("left for the next run", 0),
+                    },
+                    _labelled(_("Errors"), completion.get("errors")),
+                )
+            )
         if citations:
             parts.append(
                 format_html(
