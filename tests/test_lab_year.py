@@ -75,6 +75,9 @@ DERIVED = {
     "imported_values",
     "title_key",
     "search_text",
+    # the ids the sources gave an author (OpenAlex, DBLP): what a harvest finds again, gone
+    # with a rollback to a release that has no place for them
+    "author_ids",
 }
 
 
