@@ -10,6 +10,7 @@ never returns from any source, and a member's "not me" holds for every source.
 
 import copy
 import dataclasses
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -126,6 +127,7 @@ class LabPapers:
     def __init__(self, works: list[Found]) -> None:
         dois = {f.ids["doi"] for f in works if f.ids.get("doi")}
         dois |= {f.published_doi for f in works if f.published_doi}
+        dois |= {f.preprint_doi for f in works if f.preprint_doi}
         arxiv = {f.ids["arxiv"] for f in works if f.ids.get("arxiv")}
         titles = {title_key(f.record.title) for f in works} - {""}
         query = Q()
@@ -473,8 +475,15 @@ def _link_versions(
     for candidate, members in created:
         record = Record.from_json(candidate.record)
         published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
+        # a published work naming its preprint's DOI links it the same way round
+        published_doi = published_doi or next(
+            (f.preprint_doi for _, f in members if f.preprint_doi), ""
+        )
         works.append((candidate, record, published_doi, title_key(record.title)))
     new = {candidate.pk for candidate, _ in created}
+    # this run's published works by the preprint DOI they name: such a preprint of this
+    # run links to them (one link, from the preprint, as ever)
+    named_by = {doi: c.pk for c, record, doi, _ in works if doi and not is_preprint(record)}
     for start in range(0, len(works), _LINK_CHUNK):
         chunk = works[start : start + _LINK_CHUNK]
         query = Q()
@@ -495,27 +504,35 @@ def _link_versions(
         for candidate, record, published_doi, key in chunk:
             if is_preprint(record):
                 paper = lab.published_version(record, published_doi)
-                twins = (
-                    candidate_id
-                    for kind, value, candidate_id in rows
-                    if (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
-                    or (
-                        kind == WorkId.Kind.TITLE
-                        and key
-                        and value.startswith(f"{key}|")
-                        and not value.endswith("|preprint")
-                    )
+                twins = itertools.chain(
+                    [named_by[record.doi]] if record.doi in named_by else [],
+                    (
+                        candidate_id
+                        for kind, value, candidate_id in rows
+                        if (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
+                        or (
+                            kind == WorkId.Kind.TITLE
+                            and key
+                            and value.startswith(f"{key}|")
+                            and not value.endswith("|preprint")
+                        )
+                    ),
                 )
-            else:
-                paper = lab.preprint_version(record)
+            else:  # `published_doi` is here the preprint's, which the work names
+                paper = lab.by_doi.get(published_doi) or lab.preprint_version(record)
                 twins = (
                     candidate_id
                     for kind, value, candidate_id in rows
-                    if kind == WorkId.Kind.TITLE
-                    and key
-                    and value.startswith(f"{key}|")
-                    and value.endswith("|preprint")
-                    and candidate_id not in new
+                    if candidate_id not in new  # a preprint of this run links itself
+                    and (
+                        (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
+                        or (
+                            kind == WorkId.Kind.TITLE
+                            and key
+                            and value.startswith(f"{key}|")
+                            and value.endswith("|preprint")
+                        )
+                    )
                 )
             twin = next((pk for pk in twins if pk != candidate.pk), None)
             if paper is not None or twin is not None:

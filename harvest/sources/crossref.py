@@ -55,7 +55,8 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
                 record,
                 ids,
                 warn,
-                published_doi=_published(item),
+                published_doi=_related(item, "is-preprint-of"),
+                preprint_doi=_related(item, "has-preprint"),
                 skipped=kind if kind in SKIPPED else "",
             )
             if work is not None:
@@ -66,10 +67,11 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
     return found
 
 
-def _published(item: dict) -> str:
-    """The DOI of the published version a preprint names (Crossref's "is-preprint-of")."""
+def _related(item: dict, kind: str) -> str:
+    """The DOI of the other version a work names: a preprint its published version
+    ("is-preprint-of"), a published work its preprint ("has-preprint")."""
     relation = item.get("relation") if isinstance(item, dict) else None
-    links = relation.get("is-preprint-of") if isinstance(relation, dict) else None
+    links = relation.get(kind) if isinstance(relation, dict) else None
     for link in links if isinstance(links, list) else []:
         if isinstance(link, dict) and link.get("id-type") == "doi":
             return clean_doi(str(link.get("id") or ""))

@@ -127,3 +127,54 @@ def test_a_work_whose_doi_is_not_the_papers_is_another_work(polyzos):
     paper.refresh_from_db()
     assert paper.doi == "10.1007/s00125-015-3769-3"
     assert Candidate.objects.get().version_of is None
+
+
+PRAGMATIC = "10.7717/peerj.12090"  # its Crossref record (habanero's, real) has-preprint:
+BIORXIV = "10.1101/366815"
+
+
+def _published_with_its_preprint_named():
+    from harvest.sources import crossref
+
+    answer = json.loads((DATA / "real" / "crossref-habanero-works.json").read_text())
+    end = {"message": {"items": [], "next-cursor": ""}}
+    found = crossref.works(_Someone(), Answers(answer, end), lambda _: None)
+    return next(f for f in found if f.record.doi == PRAGMATIC)
+
+
+def _preprint():
+    """bioRxiv's version, as an ORCID list types such a DOI: "other", a title of its own."""
+    record = crossref_record(
+        {
+            "DOI": BIORXIV,
+            "title": ["A pragmatic use of statistics in ecology (preprint)"],
+            "issued": {"date-parts": [[2018, 7]]},
+            "author": [{"given": "Leonardo Braga", "family": "Castilho"}],
+        },
+        "ORCID work 1",
+    )
+    return Found("orcid", "1", record, {"doi": BIORXIV})
+
+
+class _Someone:
+    orcid, name = "0000-0002-1825-0097", "Leonardo Braga Castilho"
+
+
+def test_a_published_work_naming_its_preprint_links_to_it_in_one_run_or_later(db):
+    member = PersonFactory(name="Leonardo Braga Castilho", orcid=_Someone.orcid)
+    published = _published_with_its_preprint_named()
+    assert published.preprint_doi == BIORXIV
+
+    fold([(member, _preprint())])
+    fold([(member, published)])
+
+    later = Candidate.objects.get(title__startswith="Towards a pragmatic")
+    preprint = Candidate.objects.get(title__contains="(preprint)")
+    assert later.version_of_candidate == preprint
+    assert preprint.record["kind"] == "preprint"  # bioRxiv's DOI says what ORCID did not
+    Candidate.objects.all().delete()
+
+    fold([(member, _preprint()), (member, published)])
+
+    preprint = Candidate.objects.get(title__contains="(preprint)")
+    assert preprint.version_of_candidate.title.startswith("Towards a pragmatic")
