@@ -33,6 +33,4 @@ class Command(BaseCommand):
         # A DOI OpenAlex does not index (yet) is no failure of the run: every other count
         # was read, so a nightly run that did what it could exits 0 and says how many.
         if missing:
-            self.stdout.write(
-                f"{len(missing)} DOI(s) not on OpenAlex (listed with --verbosity 2)"
-            )
+            self.stdout.write(f"{len(missing)} DOI(s) not on OpenAlex (listed with --verbosity 2)")
