@@ -2,6 +2,7 @@
 through OpenAlex's cursor paging. An author id OpenAlex has merged into another is followed
 (its /authors/ answer names the id it lives under now) and the report says so."""
 
+import re
 import urllib.parse
 
 from django.conf import settings
@@ -132,6 +133,11 @@ def read_work(work: object, warn: Warn) -> Found | None:
     record.pages = page_range(f"{first}-{last}" if first and last and first != last else first)
     landing = location.text("landing_page_url")
     record.url = landing if landing.startswith(("http://", "https://")) else ""
+    # OpenAlex holds a work's versions as its locations: an arXiv one names the preprint of
+    # a published work, which is then one work with it, not a stranger
+    record.arxiv_id = record.arxiv_id or _arxiv_location(
+        [data.obj("primary_location"), data.obj("best_oa_location"), *data.items("locations")]
+    )
     for authorship in data.items("authorships"):
         authorship = Fields(authorship, record, "authorship: ")
         author = Fields(authorship.obj("author"), record, "author: ")
@@ -152,6 +158,23 @@ def read_work(work: object, warn: Warn) -> Found | None:
     ids = {"openalex": work_id, "doi": record.doi, "arxiv": record.arxiv_id}
     skipped = work_type if work_type in SKIPPED else ""
     return found_work(Source.OPENALEX, work_id, record, ids, warn, skipped=skipped)
+
+
+_ARXIV_PAGE = re.compile(
+    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/([\w./-]+?)(?:v\d+)?(?:\.pdf)?$"
+)
+
+
+def _arxiv_location(locations: list[object]) -> str:
+    """The arXiv id of the first location on arXiv ("" for none)."""
+    for location in locations:
+        if not isinstance(location, dict):
+            continue
+        for key in ("landing_page_url", "pdf_url"):
+            match = _ARXIV_PAGE.match(str(location.get(key) or ""))
+            if match:
+                return match[1]
+    return ""
 
 
 def _author_id(url: str) -> dict[str, str]:

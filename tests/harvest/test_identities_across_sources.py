@@ -268,3 +268,46 @@ class _Answer:
 
     def get_json(self, url, headers=None):
         return self.data
+
+
+def test_a_published_work_whose_openalex_locations_name_its_arxiv_preprint_is_one_work(
+    admin_user,
+):
+    """OpenAlex's work for the journal paper (documented shape: its locations, the journal's
+    page and arXiv's) and arXiv's own entry for 1111.2011v2 (real): one candidate, one paper
+    with the DOI and the arXiv id."""
+    member = PersonFactory(name="Adrian Del Maestro", arxiv_author_id="del_maestro_a_1")
+    feed = ElementTree.parse(DATA / "real" / "arxiv-arxivpy-entries.atom").getroot()
+    entry = next(
+        e
+        for e in feed.findall(f"{arxiv.ATOM}entry")
+        if e.findtext(f"{arxiv.ATOM}id").endswith(MAESTRO_ENTRY)
+    )
+    work = {
+        "id": "https://openalex.org/W2000000001",
+        "doi": f"https://doi.org/{PHYSREVB}",
+        "title": "Quantum criticality for extended nodes on a Bethe lattice in the large "
+        "connectivity limit",
+        "type": "article",
+        "publication_date": "2012-03-19",
+        "primary_location": {
+            "landing_page_url": f"https://doi.org/{PHYSREVB}",
+            "source": {"display_name": "Physical Review B", "type": "journal"},
+        },
+        "locations": [
+            {"landing_page_url": f"https://doi.org/{PHYSREVB}"},
+            {"landing_page_url": "https://arxiv.org/abs/1111.2011", "pdf_url": None},
+        ],
+        "authorships": [
+            {"raw_author_name": name, "author": {"display_name": name}}
+            for name in ("James M. Murray", "Adrian Del Maestro", "Zlatko Tešanović")
+        ],
+    }
+    published = openalex.read_work(work, print)
+    assert published.ids["arxiv"] == "1111.2011"
+
+    fold([(member, arxiv.read_entry(entry, print)), (member, published)])
+
+    candidate = Candidate.objects.get()
+    paper = review.accept(candidate, admin_user)
+    assert (paper.doi, paper.arxiv_id, paper.kind) == (PHYSREVB.lower(), "1111.2011", "journal")
