@@ -3,7 +3,11 @@
     .venv/bin/python bench/harvest_lab.py [--members 50]
 
 Each member gets their own copy of the recorded set in tests/harvest/data (five services,
-five works, one of them already in the lab), with its identifiers renumbered. Answers come
+five works, one of them already in the lab), with its identifiers renumbered. By default
+OpenAlex and Crossref's search by ORCID find none of their works, so those ORCID lists
+without their authors are completed from Crossref by DOI (one request each, counted;
+HARVEST_MAX_COMPLETIONS bounds them), and reading alone includes parsing those answers;
+--no-completion has every source answer as recorded. Answers come
 from an in-process stand-in (no HTTP: the network is not what is measured). Prints the
 harvest's time (read, match, write candidates, in one run), the readers' time alone on the
 same answers, their ratio, and queries per candidate.
@@ -62,15 +66,24 @@ def member_set(n):
 class Recorded:
     """Answers by URL, decoded on every call as a real client decodes them."""
 
-    def __init__(self, members):
+    def __init__(self, members, complete_by_doi):
         self.by_key = {}
         for n, answers in members.items():
             orcid = orcid_of(n)
             self.by_key[("orcid", orcid)] = answers["orcid"]
-            self.by_key[("openalex", f"A{1000 + n}", "*")] = answers["openalex1"]
-            self.by_key[("openalex", f"A{1000 + n}", "next")] = answers["openalex2"]
-            self.by_key[("crossref", orcid, "*")] = answers["crossref"]
+            if complete_by_doi:  # OpenAlex knows none of their works either
+                empty = json.dumps({"meta": {"next_cursor": None}, "results": []})
+                self.by_key[("openalex", f"A{1000 + n}", "*")] = empty
+            else:
+                self.by_key[("openalex", f"A{1000 + n}", "*")] = answers["openalex1"]
+                self.by_key[("openalex", f"A{1000 + n}", "next")] = answers["openalex2"]
+            # Crossref's search by ORCID finds nothing: ORCID's works are completed by DOI
+            listed = "crossref-end" if complete_by_doi else "crossref"
+            self.by_key[("crossref", orcid, "*")] = answers[listed]
             self.by_key[("crossref", orcid, "next")] = answers["crossref-end"]
+            for item in json.loads(answers["crossref"])["message"]["items"]:
+                doi = item["DOI"].lower()
+                self.by_key[("crossref-doi", doi)] = json.dumps({"message": item})
             self.by_key[("dblp", f"p/Member{n}")] = answers["dblp"]
             self.by_key[("arxiv", f"member{n}_h_1")] = answers["arxiv"]
 
@@ -84,6 +97,9 @@ class Recorded:
             if parts.path.startswith("/authors/"):
                 return ("author", parts.path.rsplit("/", 1)[1])
             return ("openalex", query["filter"].split(":")[1], cursor)
+        if "crossref" in parts.netloc and "/works/" in parts.path:
+            doi = urllib.parse.unquote(parts.path.split("/works/", 1)[1]).lower()
+            return ("crossref-doi", doi)
         if "crossref" in parts.netloc:
             return ("crossref", query["filter"].split(":")[1], cursor)
         if "dblp" in parts.netloc:
@@ -103,7 +119,13 @@ class Recorded:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--members", type=int, default=50)
-    members = parser.parse_args().members
+    parser.add_argument(
+        "--no-completion",
+        action="store_true",
+        help="Every source answers as recorded (nothing left to complete by DOI).",
+    )
+    arguments = parser.parse_args()
+    members = arguments.members
     django_on_scratch_database(debug=False)
     from django.conf import settings
     from django.db import connection, transaction
@@ -113,11 +135,12 @@ def main():
     from harvest.runs import execute
     from harvest.sources import harvesters
     from people.models import Person
+    from publications.importing.crossref import crossref_record
     from publications.models import Authorship, Publication
 
     settings.CONTACT_EMAIL = "bench@lab.example"
     answers = {n: member_set(n) for n in range(1, members + 1)}
-    client = Recorded(answers)
+    client = Recorded(answers, complete_by_doi=not arguments.no_completion)
     people = []
     for n in range(1, members + 1):
         person = Person.objects.create(
@@ -145,10 +168,14 @@ def main():
             person=person,
         )
 
+    by_doi = [json.loads(text) for key, text in client.by_key.items() if key[0] == "crossref-doi"]
+
     def read_only():
         for person in people:
             for module in harvesters().values():
                 module.works(person, client, lambda text: None)
+        for answer in by_doi:  # the answers completion reads
+            crossref_record(json.loads(json.dumps(answer))["message"], "DOI")
 
     def harvest():
         with transaction.atomic():
@@ -173,6 +200,12 @@ def main():
     print(f"harvest (read + match + write):    {harvest_time:7.3f} s")
     print(f"ratio harvest / reading alone:     {harvest_time / read_time:7.2f}")
     print(f"queries: {len(queries)} in all, {len(queries) / created:.2f} per candidate")
+    completion = run.report["completion"]
+    print(
+        f"completion by DOI: {completion['asked']} asked (bound "
+        f"{settings.HARVEST_MAX_COMPLETIONS}), {completion['completed']} completed, "
+        f"{completion['left for the next run']} left"
+    )
 
 
 if __name__ == "__main__":

@@ -155,7 +155,12 @@ class CandidateAdmin(LabModelAdmin):
             action = request.POST.get("action")
             try:
                 if action == "accept":
-                    publication = review.accept(candidate, request.user, editable)
+                    publication = review.accept(
+                        candidate,
+                        request.user,
+                        editable,
+                        without_members=request.POST.get("without_members") == "yes",
+                    )
                     messages.success(request, _accepted(candidate, publication))
                     return redirect("admin:harvest_candidate_changelist")
                 if action in ("merge-preview", "merge"):
@@ -184,15 +189,21 @@ class CandidateAdmin(LabModelAdmin):
                     return redirect("admin:harvest_candidate_changelist")
             except review.ReviewProblem as problem:
                 messages.error(request, str(problem))
+        plan = (
+            review.accept_plan(candidate, editable)
+            if candidate.status == Candidate.Status.OPEN
+            else None
+        )
+        missing = review.missing_members(candidate, plan) if plan is not None else []
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": _("Review “%s”") % candidate.title,
             "candidate": candidate,
             "provenances": candidate.provenances.select_related("person"),
-            "plan": review.accept_plan(candidate, editable)
-            if candidate.status == Candidate.Status.OPEN
-            else None,
+            "plan": plan,
+            "missing": missing,
+            "missing_note": review.without_them(candidate, missing) if missing else "",
             "merge_form": merge_form,
             "merging": merging,
             "media": self.media + merge_form.media,
@@ -344,6 +355,24 @@ class HarvestRunAdmin(admin.ModelAdmin):
                     _("Candidates created: %d.") % (work.get("created") or 0),
                     _labelled(_("Filled in the lab's papers"), work.get("filled")),
                     _labelled(_("Problems"), work.get("problems")),
+                )
+            )
+        completion = run.report.get("completion")
+        if completion:
+            parts.append(
+                format_html(
+                    "<p>{}</p>{}",
+                    _(
+                        "Completed from Crossref by DOI: %(asked)s asked, %(completed)s "
+                        "completed, %(missing)s not at Crossref, %(left)s left for the next run."
+                    )
+                    % {
+                        "asked": completion.get("asked", 0),
+                        "completed": completion.get("completed", 0),
+                        "missing": completion.get("not at Crossref", 0),
+                        "left": completion.get("left for the next run", 0),
+                    },
+                    _labelled(_("Errors"), completion.get("errors")),
                 )
             )
         if citations:

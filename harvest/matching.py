@@ -10,6 +10,7 @@ never returns from any source, and a member's "not me" holds for every source.
 
 import copy
 import dataclasses
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,7 +32,16 @@ Key = tuple[str, str]
 PRIORITY = [Source.CROSSREF, Source.OPENALEX, Source.DBLP, Source.ARXIV, Source.ORCID]
 _CHUNK = 500
 _LINK_CHUNK = 100  # preprints whose other versions one query looks up
-_NOT_MERGED = {"label", "problems", "readings", "dropped", "files", "choices", "authors"}
+_NOT_MERGED = {
+    "label",
+    "problems",
+    "readings",
+    "dropped",
+    "files",
+    "choices",
+    "authors",
+    "origins",
+}
 
 
 def is_preprint(record: Record) -> bool:
@@ -56,9 +66,15 @@ def keys_of(found: Found) -> list[Key]:
 
 def merged_record(works: Iterable[Found]) -> Record:
     """One record from every source's: the first source by PRIORITY gives each value, the
-    others fill what it lacks; the author list is the first complete one."""
+    others fill what it lacks; the author list is the first complete one, each author
+    keeping every identifier any source gave (`planning.combined_authors`)."""
     ordered = sorted(works, key=lambda f: PRIORITY.index(f.source))
     record = copy.deepcopy(ordered[0].record)
+    origins = {
+        item.name: origin(ordered[0])
+        for item in dataclasses.fields(Record)
+        if item.name not in _NOT_MERGED and getattr(record, item.name) not in (None, "", [], {})
+    }
     for other in ordered[1:]:
         for item in dataclasses.fields(Record):
             if item.name in _NOT_MERGED:
@@ -67,12 +83,30 @@ def merged_record(works: Iterable[Found]) -> Record:
                 other.record, item.name
             ):
                 setattr(record, item.name, copy.deepcopy(getattr(other.record, item.name)))
-    complete = [
-        f.record.authors for f in ordered if not any(a.is_unlisted for a in f.record.authors)
-    ]
-    record.authors = copy.deepcopy(complete[0] if complete else ordered[0].record.authors)
+                origins[item.name] = origin(other)
+    registered = next(
+        (f.record.kind for f in ordered if f.source == Source.CROSSREF and f.record.doi), ""
+    )
+    planning.settle_kind(
+        record, [(dict(Source.choices)[f.source], f.record.kind) for f in ordered], registered
+    )
+    if record.kind != ordered[0].record.kind:
+        origins["kind"] = "the evidence"
+    lists = [f.record.authors for f in ordered]
+    record.authors = planning.combined_authors(lists)
+    complete = [f for f in ordered if not any(a.is_unlisted for a in f.record.authors)]
+    origins["authors"] = origin(complete[0] if complete else ordered[0])
+    for name in ("citation_count", "citations_read_on", "citations_source"):
+        origins.pop(name, None)
+    record.origins = origins
     record.citation_count, record.citations_read_on, record.citations_source = None, None, ""
     return record
+
+
+def origin(found: Found) -> str:
+    """Where a value came from, as the review says it: "crossref", or "crossref (by DOI)"
+    for a record asked for by DOI to complete another source's."""
+    return f"{found.source} (by DOI)" if found.by_doi else found.source
 
 
 @dataclass
@@ -93,6 +127,7 @@ class LabPapers:
     def __init__(self, works: list[Found]) -> None:
         dois = {f.ids["doi"] for f in works if f.ids.get("doi")}
         dois |= {f.published_doi for f in works if f.published_doi}
+        dois |= {f.preprint_doi for f in works if f.preprint_doi}
         arxiv = {f.ids["arxiv"] for f in works if f.ids.get("arxiv")}
         titles = {title_key(f.record.title) for f in works} - {""}
         query = Q()
@@ -113,10 +148,18 @@ class LabPapers:
             self.by_title[paper.title_key].append(paper)
 
     def find(self, found: Found) -> Publication | None:
+        """The lab's paper the work is, by an identifier both hold (DOI, arXiv id)."""
         if found.ids.get("doi") in self.by_doi:
             return self.by_doi[found.ids["doi"]]
         if found.ids.get("arxiv") in self.by_arxiv:
             return self.by_arxiv[found.ids["arxiv"]]
+        return None
+
+    def by_title_alone(self, found: Found) -> Publication | None:
+        """The lab's paper the work may be, by title alone (same version, years at most one
+        apart, a family name in common): not the same work by any identifier, so nothing
+        of it is filled in without review. None when an identifier says it is another work
+        (its DOI is not the paper's)."""
         record = found.record
         families = {a.family.casefold() for a in record.authors if a.family}
         for paper in self.by_title.get(title_key(record.title), []):
@@ -126,7 +169,8 @@ class LabPapers:
                 record.date is None or paper.year is None or abs(paper.year - record.date.year) <= 1
             )
             theirs = {a.family_name.casefold() for a in paper.authorships.all() if a.family_name}
-            if near and (not families or not theirs or families & theirs):
+            other_doi = bool(paper.doi and found.ids.get("doi") and paper.doi != found.ids["doi"])
+            if near and not other_doi and (not families or not theirs or families & theirs):
                 return paper
         return None
 
@@ -165,10 +209,85 @@ def _groups(works: list[Found]) -> list[list[int]]:
                 parent[root(position)] = root(first[key])
             else:
                 first[key] = position
+    # An undated work is the dated one of the same title (both preprints or neither) with
+    # an author's family name in common: one work, not twins.
+    dated: dict[tuple[str, bool], list[int]] = defaultdict(list)
+    for position, found in enumerate(works):
+        if found.record.date is not None and (key := title_key(found.record.title)):
+            dated[(key, is_preprint(found.record))].append(position)
+    for position, found in enumerate(works):
+        if found.record.date is None and (key := title_key(found.record.title)):
+            for other in dated.get((key, is_preprint(found.record)), []):
+                if _families(found.record) & _families(works[other].record) and not _other_doi(
+                    found, works[other].ids.get("doi", "")
+                ):
+                    parent[root(position)] = root(other)
+                    break
     grouped: dict[int, list[int]] = defaultdict(list)
     for position in range(len(works)):
         grouped[root(position)].append(position)
     return list(grouped.values())
+
+
+def _other_doi(found: Found, doi: str) -> bool:
+    """Whether the work's DOI says it is not the one with `doi` (both have one, unlike)."""
+    return bool(doi and found.ids.get("doi") and found.ids["doi"] != doi)
+
+
+def _families(record: Record) -> set[str]:
+    return {a.family.casefold() for a in record.authors if a.family}
+
+
+def _stored_families(candidate: Candidate) -> set[str]:
+    authors = candidate.record.get("authors", [])
+    return {str(a.get("family", "")).casefold() for a in authors if isinstance(a, dict)} - {""}
+
+
+def _stored_doi(candidate: Candidate) -> str:
+    return str(candidate.record.get("doi") or "")
+
+
+def _undated_key(found: Found) -> Key | None:
+    """The title id an undated twin of this dated work is stored under ("title|")."""
+    key = title_key(found.record.title)
+    if not key:
+        return None
+    return (WorkId.Kind.TITLE, f"{key}||preprint" if is_preprint(found.record) else f"{key}|")
+
+
+def _undated_twins(works: list[Found]) -> dict[str, list[tuple[str, Candidate]]]:
+    """{title key: [(stored title id, candidate)]} of the candidates of the undated works'
+    titles, dated or not (a query per 100 titles)."""
+    keys = sorted({title_key(f.record.title) for f in works} - {""})
+    twins: dict[str, list[tuple[str, Candidate]]] = defaultdict(list)
+    for start in range(0, len(keys), _LINK_CHUNK):
+        query = Q()
+        for key in keys[start : start + _LINK_CHUNK]:
+            query |= Q(value__startswith=f"{key}|")
+        rows = WorkId.objects.filter(query, kind=WorkId.Kind.TITLE).select_related("candidate")
+        for row in rows.order_by("pk"):
+            twins[row.value.split("|", 1)[0]].append((row.value, row.candidate))
+    return twins
+
+
+def _twin_of(
+    members: list[tuple[Person, Found]], twins: dict[str, list[tuple[str, Candidate]]]
+) -> Candidate | None:
+    """The candidate the group's works are when they or it are undated: the same title,
+    both preprints or neither, and an author's family name in common."""
+    for _, found in members:
+        key = title_key(found.record.title)
+        for value, candidate in twins.get(key, []):
+            year = value.split("|")[1]
+            if (year and found.record.date is not None) or (
+                value.endswith("|preprint") != is_preprint(found.record)
+            ):
+                continue  # both dated: their title ids would have matched already
+            if _families(found.record) & _stored_families(candidate) and not _other_doi(
+                found, _stored_doi(candidate)
+            ):
+                return candidate
+    return None
 
 
 def _known(keys: set[Key]) -> dict[Key, Candidate]:
@@ -193,15 +312,20 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
     lab = LabPapers(works)
     to_fill: dict[int, tuple[Publication, list[Found]]] = {}
     rest: list[int] = []
+    maybe: dict[int, Publication] = {}  # position → the lab's paper it may be, by title
     for position, found in enumerate(works):
         paper = lab.find(found)
         if paper is None:
             rest.append(position)
+            if (twin := lab.by_title_alone(found)) is not None:
+                maybe[position] = twin
             continue
-        outcome.matched[found.source] += 1
+        outcome.matched[origin(found)] += 1
         to_fill.setdefault(paper.pk, (paper, []))[1].append(found)
     groups = [[rest[i] for i in group] for group in _groups([works[i] for i in rest])]
-    known = _known({key for i in rest for key in keys_of(works[i])})
+    loose = {i: _undated_key(works[i]) for i in rest if works[i].record.date is not None}
+    known = _known({key for i in rest for key in keys_of(works[i])} | set(loose.values()) - {None})
+    twins = _undated_twins([works[i] for i in rest if works[i].record.date is None])
     disowned = set(
         Candidate.not_people.through.objects.filter(
             candidate__in={c.pk for c in known.values()}
@@ -216,15 +340,31 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
             members = [pairs[i] for i in group]
             group_keys = {key for _, found in members for key in keys_of(found)}
             existing = next((known[k] for k in sorted(group_keys) if k in known), None)
+            if existing is None:  # one of them undated: the title, and an author in common
+                existing = next(
+                    (
+                        known[key]
+                        for i in group
+                        if (key := loose.get(i)) in known
+                        and _families(works[i].record) & _stored_families(known[key])
+                        and not _other_doi(works[i], _stored_doi(known[key]))
+                    ),
+                    None,
+                ) or _twin_of(members, twins)
             counts = outcome.new if existing is None else outcome.matched
             for _, found in members:
-                counts[found.source] += 1
+                counts[origin(found)] += 1
             if existing is None:
                 outcome.works += 1
             if dry_run:
                 continue
             if existing is None:
-                existing = Candidate.objects.create(**_described(members))
+                described = _described(members)
+                # A work the lab may hold by title alone is offered for review as that
+                # paper's other version, never filled in unseen (a dataset of the same title
+                # would bring its DOI and year).
+                twin = next((maybe[i] for i in group if i in maybe), None)
+                existing = Candidate.objects.create(**described, version_of=twin)
                 created.append((existing, members))
             # a known work keeps its status (a rejected one stays rejected) and gains the
             # identifiers and sources it lacked, and the people who have not disowned it
@@ -335,8 +475,15 @@ def _link_versions(
     for candidate, members in created:
         record = Record.from_json(candidate.record)
         published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
+        # a published work naming its preprint's DOI links it the same way round
+        published_doi = published_doi or next(
+            (f.preprint_doi for _, f in members if f.preprint_doi), ""
+        )
         works.append((candidate, record, published_doi, title_key(record.title)))
     new = {candidate.pk for candidate, _ in created}
+    # this run's published works by the preprint DOI they name: such a preprint of this
+    # run links to them (one link, from the preprint, as ever)
+    named_by = {doi: c.pk for c, record, doi, _ in works if doi and not is_preprint(record)}
     for start in range(0, len(works), _LINK_CHUNK):
         chunk = works[start : start + _LINK_CHUNK]
         query = Q()
@@ -357,30 +504,38 @@ def _link_versions(
         for candidate, record, published_doi, key in chunk:
             if is_preprint(record):
                 paper = lab.published_version(record, published_doi)
-                twins = (
-                    candidate_id
-                    for kind, value, candidate_id in rows
-                    if (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
-                    or (
-                        kind == WorkId.Kind.TITLE
-                        and key
-                        and value.startswith(f"{key}|")
-                        and not value.endswith("|preprint")
-                    )
+                twins = itertools.chain(
+                    [named_by[record.doi]] if record.doi in named_by else [],
+                    (
+                        candidate_id
+                        for kind, value, candidate_id in rows
+                        if (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
+                        or (
+                            kind == WorkId.Kind.TITLE
+                            and key
+                            and value.startswith(f"{key}|")
+                            and not value.endswith("|preprint")
+                        )
+                    ),
                 )
-            else:
-                paper = lab.preprint_version(record)
+            else:  # `published_doi` is here the preprint's, which the work names
+                paper = lab.by_doi.get(published_doi) or lab.preprint_version(record)
                 twins = (
                     candidate_id
                     for kind, value, candidate_id in rows
-                    if kind == WorkId.Kind.TITLE
-                    and key
-                    and value.startswith(f"{key}|")
-                    and value.endswith("|preprint")
-                    and candidate_id not in new
+                    if candidate_id not in new  # a preprint of this run links itself
+                    and (
+                        (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
+                        or (
+                            kind == WorkId.Kind.TITLE
+                            and key
+                            and value.startswith(f"{key}|")
+                            and value.endswith("|preprint")
+                        )
+                    )
                 )
             twin = next((pk for pk in twins if pk != candidate.pk), None)
             if paper is not None or twin is not None:
-                candidate.version_of = paper
+                candidate.version_of = paper or candidate.version_of
                 candidate.version_of_candidate_id = twin
                 candidate.save(update_fields=["version_of", "version_of_candidate"])

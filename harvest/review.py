@@ -20,6 +20,35 @@ class ReviewProblem(Exception):
     """A review that cannot be done as asked (the plan has problems, the work is taken)."""
 
 
+def missing_members(candidate: Candidate, item: planning.Plan) -> list[Person]:
+    """The members the work was found for (and who have not disowned it) whom accepting
+    `item` would not write among its authors: their name and identifiers match none of the
+    authors the sources give. A query for the members."""
+    if item.action == planning.ERROR:
+        return []
+    if item.candidate is not None:
+        written = {a.person.pk for a in item.record.authors if a.person is not None}
+    else:
+        written = set()
+    if item.publication is not None:  # joining a paper: its linked authors stay
+        written |= set(
+            item.publication.authorships.exclude(person=None).values_list("person", flat=True)
+        )
+    claimants = candidate.people.exclude(pk__in=candidate.not_people.values("pk"))
+    return [person for person in claimants.order_by("name") if person.pk not in written]
+
+
+def without_them(candidate: Candidate, missing: list[Person]) -> str:
+    """Why accepting is held back: the members it would be written without."""
+    names = ", ".join(person.name for person in missing)
+    return (
+        f"“{candidate.title}” was found for {names}, but none of its authors as the sources "
+        "give them is recognised as them, so it would be written without them (and not be on "
+        "their profile or CV). Add the printed name to their name variants and review it "
+        "again, accept it without them knowingly, or say it is not theirs."
+    )
+
+
 def accept_plan(candidate: Candidate, editable=None) -> planning.Plan:
     """What accepting would write: a new paper; or, if the work has meanwhile come into the
     lab, or another version of it (its preprint, its published version) is one of the lab's
@@ -130,11 +159,19 @@ def _still_open(candidate: Candidate) -> None:
 
 
 @transaction.atomic
-def accept(candidate: Candidate, user, editable=None) -> Publication:
+def accept(
+    candidate: Candidate, user, editable=None, *, without_members: bool = False
+) -> Publication:
+    """Accept the work: a new paper, or joined to the lab's paper that is another version
+    of it. A work that would be written without a member it was found for is refused
+    (ReviewProblem) unless the reviewer says `without_members`."""
     _still_open(candidate)
     item = accept_plan(candidate, editable)
     if item.action == planning.ERROR:
         raise ReviewProblem("; ".join(item.problems))
+    missing = missing_members(candidate, item)
+    if missing and not without_members:
+        raise ReviewProblem(without_them(candidate, missing))
     if item.action in (planning.UPDATE, planning.UNCHANGED):  # it came into the lab meanwhile
         return merge(candidate, item.publication, user, item)
     apply([item], user=user)

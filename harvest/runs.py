@@ -12,9 +12,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from harvest.completion import Completion, complete
 from harvest.figures import refresh_citations, refresh_stars
 from harvest.matching import fold
-from harvest.models import HarvestRun
+from harvest.models import HarvestRun, Source
 from harvest.sources import Found, harvesters
 from lab.models import LabSettings
 from people.models import Person
@@ -135,10 +136,15 @@ def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:
                 else:
                     pairs.append((person, item))
             report[name]["fetched"] += len(found) - sum(1 for item in found if item.skipped)
+    completion = Completion()
+    pairs += complete(pairs, http, completion)
+    report["completion"] = completion.report()  # its works' counts added below
     outcome = fold(pairs, dry_run=run.dry_run)
     for name in chosen:
         report[name]["new"] = outcome.new.get(name, 0)
         report[name]["matched"] = outcome.matched.get(name, 0)
+    report["completion"]["new"] = outcome.new.get(f"{Source.CROSSREF} (by DOI)", 0)
+    report["completion"]["matched"] = outcome.matched.get(f"{Source.CROSSREF} (by DOI)", 0)
     report["candidates"] = {
         "created": outcome.works,
         "filled": [

@@ -201,6 +201,9 @@ HARVEST_TIMEOUT = env.float("HARVEST_TIMEOUT", default=10.0)  # seconds for a wh
 # few MB) and the works it lists (more than any page a run asks for; the rest is not read).
 HARVEST_MAX_ANSWER_MB = env.int("HARVEST_MAX_ANSWER_MB", default=20)
 HARVEST_MAX_ITEMS = env.int("HARVEST_MAX_ITEMS", default=2000)
+# Works completed from their DOI (Crossref's record of a work ORCID lists without its
+# authors) in one run, one request each at HARVEST_PAUSE; the rest wait for the next run.
+HARVEST_MAX_COMPLETIONS = env.int("HARVEST_MAX_COMPLETIONS", default=500)
 
 # Background work (a harvest the admin queues): django-tasks with its database backend, so
 # the worker needs nothing the site does not already have. `make run` starts one beside the

@@ -13,6 +13,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from core.names import name_parts
 from lab.editing import (
     KeepMemberFormSet,
     LabModelAdmin,
@@ -23,7 +24,7 @@ from lab.editing import (
     member_person,
 )
 from people.admin import ProjectAdmin
-from people.models import Person, split_name
+from people.models import Person
 from publications import importing
 from publications.authors import LIST, author_list
 from publications.importing import ImportProblem, batches, files
@@ -43,6 +44,7 @@ class AuthorshipForm(forms.ModelForm):
             "position",
             "given_name",
             "family_name",
+            "suffix",
             "person",
             "is_equal_contribution",
             "is_corresponding",
@@ -375,12 +377,13 @@ class PublicationAdmin(LabModelAdmin):
 
     def keep_member_linked(self, publication, person):
         if not publication.authorships.filter(person=person).exists():
-            given, family = split_name(person.name)
+            given, family, suffix = name_parts(person.name)
             last = publication.authorships.order_by("-position").first()
             publication.authorships.create(
                 position=(last.position + 1) if last else 1,
                 given_name=given,
                 family_name=family,
+                suffix=suffix,
                 person=person,
             )
 

@@ -65,6 +65,7 @@ class Name(NamedTuple):
     is_gap: bool = False
     markers: tuple = ()
     affiliation_numbers: tuple = ()
+    suffix: str = ""  # "Jr.": exports write it as their format's suffix
 
     def html(self) -> str:
         """This name as HTML. Built with the standard library's escape and plain strings
@@ -201,7 +202,7 @@ def author_list(
         linked = row.person if row.person is not None and row.person.has_page else None
         if context == EXPORT or (is_context and context in (PROFILE, CV)):
             linked = None
-        full, short = printed_names(row.given_name, row.family_name)
+        full, short = printed_names(row.given_name, row.family_name, row.suffix)
         names.append(
             Name(
                 full if full_names else short,
@@ -213,6 +214,7 @@ def author_list(
                 False,
                 shown_markers,
                 numbers,
+                row.suffix,
             )
         )
     shortened = False

@@ -186,7 +186,17 @@ def _notes(publication, authors, *, incomplete=False):
 
 
 def _name(entry_name, *, sep=", "):
-    return f"{entry_name.family}{sep}{entry_name.given}" if entry_name.given else entry_name.family
+    """ "Family, Given"; with a suffix, BibTeX's "von Last, Jr., First" form."""
+    family = entry_name.family
+    if entry_name.suffix:
+        family = f"{family}{sep}{entry_name.suffix}"
+    return f"{family}{sep}{entry_name.given}" if entry_name.given else family
+
+
+def _ris_name(entry_name):
+    """RIS's "Lastname, Firstname, Suffix"."""
+    parts = (entry_name.family, entry_name.given, entry_name.suffix)
+    return ", ".join(part for part in parts if part)
 
 
 # al-folio's link fields, written so an al-folio site (and labsite's importer) reads them back.
@@ -329,7 +339,7 @@ def ris_entry(publication, authors, key):
     """One paper as an RIS record under `key`."""
     venue = publication.venue
     tags = [("TY", RIS_TYPES.get(publication.kind, "GEN")), ("ID", key)]
-    tags += [("AU", GAP if n is None else _name(n)) for n in _positions(authors)[0]]
+    tags += [("AU", GAP if n is None else _ris_name(n)) for n in _positions(authors)[0]]
     tags.append(("TI", publication.display_title))
     if publication.container_name:
         tags.append(("T2", publication.container_name))
@@ -379,6 +389,13 @@ def _ris_date(date):
     return f"{date.year}/{month}/{day}/"
 
 
+def _csl_name(name):
+    """CSL's name object: a suffix ("Jr.") in its own "suffix" field."""
+    return {"family": name.family, "given": name.given} | (
+        {"suffix": name.suffix} if name.suffix else {}
+    )
+
+
 def csl_entry(publication, authors, key):
     """One paper as a CSL-JSON item under `key`, indented as an item of the list."""
     venue = publication.venue
@@ -387,11 +404,7 @@ def csl_entry(publication, authors, key):
         "type": CSL_TYPES.get(publication.kind, "document"),
         "title": publication.display_title,
         "author": [
-            {"literal": GAP}
-            if n is None
-            else {"family": n.family, "given": n.given}
-            if n.given
-            else {"literal": n.family}
+            {"literal": GAP} if n is None else _csl_name(n) if n.given else {"literal": n.family}
             for n in _positions(authors)[0]
         ],
     }

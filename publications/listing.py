@@ -23,7 +23,8 @@ from publications.authors import LIST, author_list
 from publications.models import Authorship, Publication
 
 _AUTHOR_COLUMNS = (
-    *("publication_id", "given_name", "family_name", "person_id", "orcid", "affiliation"),
+    *("publication_id", "given_name", "family_name", "suffix", "person_id", "orcid"),
+    "affiliation",
     *("is_equal_contribution", "is_corresponding", "is_unlisted"),
 )
 _PERSON_COLUMNS = ("slug", "name", "is_published", "orcid")
@@ -93,7 +94,7 @@ def papers(publications) -> list[Publication]:
         # value converters, which cost as much as reading them.
         cursor.execute(sql, params)
         for values in cursor.fetchall():
-            person_id = values[3]
+            person_id = values[_AUTHOR_COLUMNS.index("person_id")]
             person = None
             if person_id is not None:
                 person = people.get(person_id)

@@ -19,11 +19,11 @@ from simple_history.models import HistoricalRecords
 from core.documents import PdfField, pdf_upload_path
 from core.identifiers import OrcidField, normalize_doi
 from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
-from core.names import initials
+from core.names import initials, name_parts
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
-from people.models import Person, Project, split_name
+from people.models import Person, Project
 from publications import roles
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
@@ -544,14 +544,15 @@ class Publication(models.Model):
 
 
 @functools.lru_cache(maxsize=20_000)  # a lab's co-authors recur on most of its papers
-def printed_names(given: str, family: str) -> tuple[str, str]:
+def printed_names(given: str, family: str, suffix: str = "") -> tuple[str, str]:
     """(the full name, initials and family name) an author list prints for a name: "Teng
-    Ma" and "T Ma"; a name in Chinese, Japanese or Korean characters family name first and
-    whole ("马腾" both)."""
+    Ma" and "T Ma", "Martin Luther King Jr." and "ML King Jr."; a name in Chinese, Japanese
+    or Korean characters family name first and whole ("马腾" both)."""
     if _CJK.search(given + family):
         return f"{family}{given}", f"{family}{given}"
-    full = f"{given} {family}".strip()
-    return full, f"{''.join(initials(given))} {family}" if given else full
+    last = f"{family} {suffix}" if suffix else family
+    full = f"{given} {last}".strip()
+    return full, f"{''.join(initials(given))} {last}" if given else full
 
 
 class Authorship(models.Model):
@@ -569,6 +570,12 @@ class Authorship(models.Model):
         blank=True,
         help_text="As printed: “Ma”. For a group author, put its whole name here.",
     )
+    suffix = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="A generational suffix, as printed: “Jr.”, “III”, “Filho”, “Neto”. Not "
+        "part of the family name: sorting, initials and citations keep it apart.",
+    )
     person = models.ForeignKey(
         Person,
         on_delete=models.SET_NULL,
@@ -579,6 +586,13 @@ class Authorship(models.Model):
         "this link, never the printed name.",
     )
     orcid = OrcidField("ORCID iD", blank=True)
+    author_ids = models.JSONField(
+        "author ids",
+        default=dict,
+        blank=True,
+        help_text="The author's ids at OpenAlex, DBLP and Semantic Scholar, as harvests "
+        'found them, e.g. {"openalex": "A5023888391"}; they recognise the lab member.',
+    )
     affiliation = models.CharField(max_length=300, blank=True)
     is_equal_contribution = models.BooleanField(
         "co-first", default=False, help_text="Equal contribution (co-first author)."
@@ -625,7 +639,7 @@ class Authorship(models.Model):
     def clean(self):
         if not self.is_unlisted and self.person_id and not (self.given_name or self.family_name):
             # A member chosen with no printed name: their name as author lists print it.
-            self.given_name, self.family_name = split_name(self.person.name)
+            self.given_name, self.family_name, self.suffix = name_parts(self.person.name)
         if self.is_unlisted:
             if self.given_name or self.family_name or self.person_id:
                 raise ValidationError(_("An “unlisted authors” row has no name and no person."))
@@ -640,12 +654,12 @@ class Authorship(models.Model):
 
     @property
     def full_name(self):
-        return printed_names(self.given_name, self.family_name)[0]
+        return printed_names(self.given_name, self.family_name, self.suffix)[0]
 
     @property
     def short_name(self):
         """Initials and family name, as the seeds print them: “T Ma”, “JH Kim”."""
-        return printed_names(self.given_name, self.family_name)[1]
+        return printed_names(self.given_name, self.family_name, self.suffix)[1]
 
 
 class ProjectPublication(models.Model):

@@ -39,7 +39,7 @@ def test_the_avatar_the_author_list_and_the_name_matcher_use_the_same_initials()
         ("Del Maestro, Adrian", ("Adrian", "Del Maestro")),
         ("Ma, Teng", ("Teng", "Ma")),  # family-first, marked by the comma
         ("Heather A. Piwowar", ("Heather A.", "Piwowar")),
-        ("Martin Luther King, Jr.", ("Martin Luther", "King, Jr.")),
+        ("Martin Luther King, Jr.", ("Martin Luther", "King")),  # the suffix apart
         ("Anh Van Nguyen", ("Anh Van", "Nguyen")),  # a Vietnamese middle name, no particle
         ("Teng Ma", ("Teng", "Ma")),
         ("Ma", ("", "Ma")),

@@ -30,9 +30,13 @@ class Found:
     record: Record
     ids: dict[str, str] = field(default_factory=dict)  # WorkId kind → value it is known by
     published_doi: str = ""  # a preprint's note of its published version
+    preprint_doi: str = ""  # a published work's note of its preprint (Crossref's has-preprint)
     # The source's kind of a work that is no paper (a peer review, a figure, an issue):
     # counted in the run report by that kind, never made a candidate.
     skipped: str = ""
+    # Asked for by its DOI to complete another work (harvest.completion), not listed by
+    # the source for the person.
+    by_doi: bool = False
 
 
 def harvesters() -> dict[str, Any]:

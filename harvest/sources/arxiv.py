@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ElementTree
 
 from django.conf import settings
 
-from core.names import split_name
+from core.names import name_parts
 from core.partial_dates import PartialDate
 from harvest.models import Source
 from harvest.sources import Found, Warn, capped, element_text, found_work, xml_root
@@ -56,8 +56,8 @@ def read_entry(entry: ElementTree.Element, warn: Warn) -> Found | None:
         record.dropped.append(f"date: unreadable “{published[:40]}”")
     record.abstract = element_text(entry.find(f"{ATOM}summary"))
     for author in entry.findall(f"{ATOM}author"):
-        given, family = split_name(clean_text(element_text(author.find(f"{ATOM}name"))))
-        record.authors.append(AuthorRecord(given=given, family=family))
+        given, family, suffix = name_parts(clean_text(element_text(author.find(f"{ATOM}name"))))
+        record.authors.append(AuthorRecord(given=given, family=family, suffix=suffix))
     check(record)
     record.url = f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else ""
     journal_doi = clean_doi(element_text(entry.find(f"{ARXIV}doi")))

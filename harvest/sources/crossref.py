@@ -16,7 +16,15 @@ ROWS = 200
 MAX_PAGES = 50
 # Crossref's types of records that are no one's paper (a referee report, a figure or table
 # of an article, a journal or an issue): counted in the report, not harvested.
-SKIPPED = {"peer-review", "component", "journal", "journal-issue", "journal-volume"}
+SKIPPED = {
+    "peer-review",
+    "component",
+    "journal",
+    "journal-issue",
+    "journal-volume",
+    "dataset",
+    "database",
+}
 
 
 def applies(person: Person) -> bool:
@@ -47,7 +55,8 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
                 record,
                 ids,
                 warn,
-                published_doi=_published(item),
+                published_doi=_related(item, "is-preprint-of"),
+                preprint_doi=_related(item, "has-preprint"),
                 skipped=kind if kind in SKIPPED else "",
             )
             if work is not None:
@@ -58,10 +67,11 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
     return found
 
 
-def _published(item: dict) -> str:
-    """The DOI of the published version a preprint names (Crossref's "is-preprint-of")."""
+def _related(item: dict, kind: str) -> str:
+    """The DOI of the other version a work names: a preprint its published version
+    ("is-preprint-of"), a published work its preprint ("has-preprint")."""
     relation = item.get("relation") if isinstance(item, dict) else None
-    links = relation.get("is-preprint-of") if isinstance(relation, dict) else None
+    links = relation.get(kind) if isinstance(relation, dict) else None
     for link in links if isinstance(links, list) else []:
         if isinstance(link, dict) and link.get("id-type") == "doi":
             return clean_doi(str(link.get("id") or ""))

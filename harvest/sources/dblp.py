@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ElementTree
 
 from django.conf import settings
 
-from core.names import split_name
+from core.names import name_parts
 from core.partial_dates import PartialDate
 from harvest.models import Source
 from harvest.sources import Found, Warn, capped, element_text, found_work, xml_root
@@ -18,6 +18,7 @@ from publications.importing.records import (
     Record,
     check,
     clean_doi,
+    clean_orcid,
     page_range,
     stated_status,
 )
@@ -83,8 +84,17 @@ def read_entry(element: ElementTree.Element, warn: Warn) -> Found | None:
     )
     record.pages = page_range(element_text(element.find("pages")))
     for author in element.findall("author"):
-        given, family = split_name(clean_text(_HOMONYM.sub("", element_text(author))))
-        record.authors.append(AuthorRecord(given=given, family=family))
+        given, family, suffix = name_parts(clean_text(_HOMONYM.sub("", element_text(author))))
+        pid = author.get("pid", "").strip()
+        record.authors.append(
+            AuthorRecord(
+                given=given,
+                family=family,
+                suffix=suffix,
+                orcid=clean_orcid(author.get("orcid", "")),
+                ids={"dblp": pid} if pid else {},
+            )
+        )
     check(record)
     ids = {"dblp": key, "doi": record.doi, "arxiv": record.arxiv_id}
     return found_work(Source.DBLP, key, record, ids, warn)

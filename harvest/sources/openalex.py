@@ -2,11 +2,12 @@
 through OpenAlex's cursor paging. An author id OpenAlex has merged into another is followed
 (its /authors/ answer names the id it lives under now) and the report says so."""
 
+import re
 import urllib.parse
 
 from django.conf import settings
 
-from core.names import split_name
+from core.names import name_parts
 from core.partial_dates import PartialDate
 from harvest.models import Source
 from harvest.sources import Found, Warn, capped, found_work
@@ -51,6 +52,9 @@ SKIPPED = {
     "supplementary-materials",
     "libguides",
     "grant",
+    "dataset",
+    "software",
+    "standard",
 }
 
 
@@ -129,17 +133,24 @@ def read_work(work: object, warn: Warn) -> Found | None:
     record.pages = page_range(f"{first}-{last}" if first and last and first != last else first)
     landing = location.text("landing_page_url")
     record.url = landing if landing.startswith(("http://", "https://")) else ""
+    # OpenAlex holds a work's versions as its locations: an arXiv one names the preprint of
+    # a published work, which is then one work with it, not a stranger
+    record.arxiv_id = record.arxiv_id or _arxiv_location(
+        [data.obj("primary_location"), data.obj("best_oa_location"), *data.items("locations")]
+    )
     for authorship in data.items("authorships"):
         authorship = Fields(authorship, record, "authorship: ")
         author = Fields(authorship.obj("author"), record, "author: ")
-        given, family = split_name(
+        given, family, suffix = name_parts(
             clean_text(authorship.text("raw_author_name") or author.text("display_name"))
         )
         record.authors.append(
             AuthorRecord(
                 given=given,
                 family=family,
+                suffix=suffix,
                 orcid=clean_orcid(author.text("orcid")),
+                ids=_author_id(author.text("id")),
                 is_corresponding=authorship.data.get("is_corresponding") is True,
             )
         )
@@ -147,6 +158,29 @@ def read_work(work: object, warn: Warn) -> Found | None:
     ids = {"openalex": work_id, "doi": record.doi, "arxiv": record.arxiv_id}
     skipped = work_type if work_type in SKIPPED else ""
     return found_work(Source.OPENALEX, work_id, record, ids, warn, skipped=skipped)
+
+
+_ARXIV_PAGE = re.compile(
+    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/([\w./-]+?)(?:v\d+)?(?:\.pdf)?$"
+)
+
+
+def _arxiv_location(locations: list[object]) -> str:
+    """The arXiv id of the first location on arXiv ("" for none)."""
+    for location in locations:
+        if not isinstance(location, dict):
+            continue
+        for key in ("landing_page_url", "pdf_url"):
+            match = _ARXIV_PAGE.match(str(location.get(key) or ""))
+            if match:
+                return match[1]
+    return ""
+
+
+def _author_id(url: str) -> dict[str, str]:
+    """{"openalex": "A5023888391"} from "https://openalex.org/A5023888391" ({} for none)."""
+    value = url.rsplit("/", 1)[-1].upper()
+    return {"openalex": value} if value.startswith("A") and value[1:].isdigit() else {}
 
 
 def _date(text: str, year: int | None) -> PartialDate | None:

@@ -9,6 +9,23 @@ from publications.importing.http import JsonClient
 from publications.importing.orcid import fill_from_summary
 from publications.importing.records import Fields, ImportProblem, Record, clean_doi
 
+# ORCID's types of works that are no paper of the lab's record (API 3.0 spelling; 2.x's
+# "DATA_SET" is read the same): left out of the harvest, counted in the report by kind.
+SKIPPED = {
+    "data-set": "dataset",
+    "software": "software",
+    "lecture-speech": "slides",
+    "conference-poster": "poster",
+    "research-technique": "other research output",
+    "physical-object": "other research output",
+    "research-tool": "software",
+    "online-resource": "other research output",
+    "website": "other research output",
+    "review": "peer review",
+    "annotation": "other research output",
+    "translation": "translation",
+}
+
 
 def applies(person: Person) -> bool:
     return bool(person.orcid)
@@ -31,7 +48,15 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
         fill_from_summary(record, summary, ids, person)
         record.doi = clean_doi(ids.get("doi", ""))
         keys = {"doi": record.doi, "arxiv": record.arxiv_id}
-        item = found_work(Source.ORCID, summary.text("put-code"), record, keys, warn)
+        kind = summary.text("type").lower().replace("_", "-")
+        item = found_work(
+            Source.ORCID,
+            summary.text("put-code"),
+            record,
+            keys,
+            warn,
+            skipped=SKIPPED.get(kind, ""),
+        )
         if item is not None:
             found.append(item)
     return found

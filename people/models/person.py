@@ -360,6 +360,7 @@ class Person(models.Model):
         if given and family:
             spaced = " ".join(initials(given))
             forms |= {
+                f"{given} {family}",  # printed without its suffix ("King" for "King Jr.")
                 f"{family}, {given}",
                 f"{spaced} {family}",
                 f"{spaced.replace(' ', '')} {family}",

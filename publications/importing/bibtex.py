@@ -11,7 +11,7 @@ import bibtexparser
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry
 
-from core.names import split_name
+from core.names import name_parts
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
 from lab.models import LabSettings
@@ -181,10 +181,11 @@ def bibtex_record(
 
 
 @functools.lru_cache(maxsize=20_000)  # a lab's names recur on most entries of a file
-def _name_parts(name: str) -> tuple[str, str]:
-    """(given, family) by the one splitter (BibTeX's rule, and capitalized particles: "Adrian
-    Del Maestro"), before LaTeX is decoded, so braces still protect "{Barnes and Noble}"."""
-    return split_name(name)
+def _name_parts(name: str) -> tuple[str, str, str]:
+    """(given, family, suffix) by the one splitter (BibTeX's rule, and capitalized
+    particles: "Adrian Del Maestro"), before LaTeX is decoded, so braces still protect
+    "{Barnes and Noble}"."""
+    return name_parts(name)
 
 
 def _unenclosed(value: str) -> str:
@@ -522,12 +523,16 @@ class _EntryReader:
     def _author(self, name: str) -> AuthorRecord:
         known = self.latex.names.get(name)
         if known is not None:
-            return AuthorRecord(given=known[0], family=known[1])
-        given, family = _name_parts(name)
+            return AuthorRecord(given=known[0], family=known[1], suffix=known[2])
+        given, family, suffix = _name_parts(name)
         try:
             decode: Callable[[str], str] = self.latex.decode
-            known = self.latex.names[name] = (squash(decode(given)), squash(decode(family)))
-            return AuthorRecord(given=known[0], family=known[1])
+            known = self.latex.names[name] = (
+                squash(decode(given)),
+                squash(decode(family)),
+                squash(decode(suffix)),
+            )
+            return AuthorRecord(given=known[0], family=known[1], suffix=known[2])
         except ValueError:
             self.record.problems.append("the LaTeX in its author names cannot be read")
             return AuthorRecord(family=squash(name))

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from core.identifiers import normalize_doi
+from core.names import is_suffix
 from core.partial_dates import PartialDate
 from publications.importing.http import JsonClient
 from publications.importing.records import (
@@ -102,16 +103,30 @@ def crossref_record(work: object, fallback_label: str) -> Record:
         author = Fields(author, record, f"author {number}: ")
         affiliations = author.items("affiliation")
         first = affiliations[0] if affiliations and isinstance(affiliations[0], dict) else {}
+        family, suffix = _family_and_suffix(
+            clean_text(author.text("family") or author.text("name")),
+            clean_text(author.text("suffix")),
+        )
         record.authors.append(
             AuthorRecord(
                 given=clean_text(author.text("given")),
-                family=clean_text(author.text("family") or author.text("name")),
+                family=family,
+                suffix=suffix,
                 orcid=clean_orcid(author.text("ORCID")),
                 affiliation=Fields(first, record, f"author {number}: ").text("name"),
             )
         )
     check(record)
     return record
+
+
+def _family_and_suffix(family: str, suffix: str) -> tuple[str, str]:
+    """Crossref's family name and suffix; a suffix deposited as the family name's last word
+    ("Silva Junior", "King Jr.") is taken for the suffix it is."""
+    words = family.split(" ")
+    if not suffix and len(words) >= 2 and is_suffix(words[-1]):
+        return " ".join(words[:-1]), words[-1]
+    return family, suffix
 
 
 def _date_parts(value: object) -> list[int]:

@@ -28,6 +28,10 @@ RETRY_STATUSES = {429, 500, 502, 503, 504}
 MAX_ANSWER_BYTES = 50 * 1024 * 1024  # no answer of these services comes near it
 
 
+class NotFound(ImportProblem):
+    """The service answered that it has no such thing (404): an answer, not an outage."""
+
+
 class JsonClient(Protocol):
     """What the readers need of a client: HttpClient, or a recorded stand-in in tests."""
 
@@ -102,6 +106,8 @@ class HttpClient:
                     )
                 return body
             except urllib.error.HTTPError as error:
+                if error.code == 404:
+                    raise NotFound(f"{host} answered {error.code} {error.reason}") from None
                 if error.code not in RETRY_STATUSES or last:
                     raise ImportProblem(f"{host} answered {error.code} {error.reason}") from None
                 self.sleep(self._wait(attempt, error.headers.get("Retry-After")))

@@ -6,7 +6,7 @@ import re
 from django.db.models import Prefetch
 
 from people.models import Person, normalize_name
-from publications.importing.records import AuthorRecord, Kind, Record
+from publications.importing.records import AUTHOR_ID_KINDS, AuthorRecord, Kind, Record
 from publications.models import Authorship, Publication, Venue, title_key
 
 VENUE_KINDS: dict[str, str] = {
@@ -29,19 +29,28 @@ class PeopleIndex:
 
     def __init__(self) -> None:
         self.by_orcid: dict[str, Person] = {}
+        self.by_id: dict[tuple[str, str], Person] = {}  # ("openalex", "A50…") → member
         self.by_name: dict[str, list[Person]] = {}
-        # (given, family) → candidates: names repeat across a file
-        self.seen: dict[tuple[str, str], list[Person]] = {}
+        # (given, family, suffix) → candidates: names repeat across a file
+        self.seen: dict[tuple[str, str, str], list[Person]] = {}
         for person in Person.objects.all():
             if person.orcid:
                 self.by_orcid[person.orcid] = person
+            for kind, attribute in AUTHOR_ID_KINDS.items():
+                if value := getattr(person, attribute):
+                    self.by_id[(kind, value.upper() if kind == "openalex" else value)] = person
             for form in person.name_forms():
                 self.by_name.setdefault(form, []).append(person)
 
     def candidates(self, author: AuthorRecord) -> list[Person]:
+        """Identifiers first (ORCID, then the author's ids at OpenAlex, DBLP, Semantic
+        Scholar), then the printed name with its variants."""
         if author.orcid and author.orcid in self.by_orcid:
             return [self.by_orcid[author.orcid]]
-        name = (author.given, author.family)
+        for key in author.ids.items():
+            if key in self.by_id:
+                return [self.by_id[key]]
+        name = (author.given, author.family, author.suffix)
         if name not in self.seen:
             self.seen[name] = self._by_name(author)
         return self.seen[name]
@@ -49,6 +58,7 @@ class PeopleIndex:
     def _by_name(self, author: AuthorRecord) -> list[Person]:
         forms = {
             normalize_name(f"{author.given} {author.family}"),
+            normalize_name(f"{author.given} {author.family} {author.suffix}"),
             normalize_name(f"{author.family}, {author.given}"),
             normalize_name(f"{author.family} {author.given}"),
             normalize_name(f"{author.family}{author.given}"),
@@ -64,7 +74,7 @@ class PeopleIndex:
             author.person = candidates[0] if len(candidates) == 1 else None
             author.candidates = candidates if len(candidates) > 1 else []
         # Two authors of one paper cannot be the same person: flag both, guess neither.
-        linked = [a for a in record.authors if a.person and not a.orcid]
+        linked = [a for a in record.authors if a.person and not (a.orcid or a.ids)]
         twins = [a for a in linked if sum(b.person == a.person for b in linked) > 1]
         for author in twins:
             author.candidates = [author.person]

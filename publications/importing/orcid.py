@@ -4,8 +4,9 @@ from collections.abc import Callable, Iterator
 
 from django.conf import settings
 
+from core.names import name_parts
 from core.partial_dates import PartialDate
-from people.models import Person, split_name
+from people.models import Person
 from publications.importing.crossref import fetch_doi
 from publications.importing.http import JsonClient
 from publications.importing.records import (
@@ -93,10 +94,10 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     record.status = stated_status(record.kind)
     record.venue_name = clean_text(Fields(summary.obj("journal-title"), record).text("value"))
     record.arxiv_id = ids.get("arxiv", "").removeprefix("arXiv:")
-    given, family = split_name(person.name)
+    given, family, suffix = name_parts(person.name)
     record.authors = [
         AuthorRecord(is_unlisted=True),
-        AuthorRecord(given=given, family=family, orcid=person.orcid),
+        AuthorRecord(given=given, family=family, suffix=suffix, orcid=person.orcid),
         AuthorRecord(is_unlisted=True),
     ]
     if record.kind == Kind.PREPRINT:
@@ -106,8 +107,8 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
     parts = []
     for key in ("year", "month"):
         text = Fields(Fields(date, record).obj(key), record, f"{key}: ").text("value")
-        if not text.isdigit():
-            break
+        if not text.isdigit() or (parts and int(text) == 0):
+            break  # a month "00" is an unknown month: the year stands
         parts.append(int(text))
     try:
         record.date = PartialDate(*parts) if parts else None

@@ -7,6 +7,7 @@ copy, so the changes a preview lists are exactly what is written.
 
 import copy
 import functools
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,12 @@ from core.weblinks import is_web_url
 from people.models import normalize_name
 from publications.importing.bibtex_fields import is_doi_link
 from publications.importing.matching import PeopleIndex, VenueIndex, WorkIndex, record_keys
-from publications.importing.records import AuthorRecord, Record
+from publications.importing.records import (
+    AuthorRecord,
+    Record,
+    preprint_server,
+    stated_status,
+)
 from publications.models import Authorship, Publication, Venue
 
 NEW, UPDATE, UNCHANGED, ERROR = "new", "update", "unchanged", "error"
@@ -72,7 +78,14 @@ GROUPS = {
 _FIELD_NAMES = [f.name for f in Publication._meta.concrete_fields]
 # An author row's values from a source; the others (the paper, the person, the position and
 # the roles) are set by the import itself or by an admin.
-_AUTHOR_SET_BY_SOURCE = ("given_name", "family_name", "orcid", "affiliation", "is_unlisted")
+_AUTHOR_SET_BY_SOURCE = (
+    "given_name",
+    "family_name",
+    "suffix",
+    "orcid",
+    "affiliation",
+    "is_unlisted",
+)
 _AUTHORSHIP_COLUMNS = [(f.attname, f.get_default()) for f in Authorship._meta.concrete_fields]
 _AUTHOR_SET_BY_ADMIN = [
     f.name for f in Authorship._meta.concrete_fields if f.name not in _AUTHOR_SET_BY_SOURCE
@@ -324,7 +337,14 @@ def _invalid(
 def author_problems(author: AuthorRecord) -> list[str]:
     """What the model's rules say is wrong with the values an author row takes from the
     source; each distinct author is checked once (a lab's names recur on most entries)."""
-    values = (author.given, author.family, author.orcid, author.affiliation, author.is_unlisted)
+    values = (
+        author.given,
+        author.family,
+        author.suffix,
+        author.orcid,
+        author.affiliation,
+        author.is_unlisted,
+    )
     return list(_author_problems(values))
 
 
@@ -359,7 +379,9 @@ def merge_authors(
         row = copy.copy(row)
         row.position = position
         row.given_name, row.family_name = author.given, author.family
+        row.suffix = author.suffix or row.suffix
         row.orcid = author.orcid or row.orcid
+        row.author_ids = {**(row.author_ids or {}), **author.ids}  # every id kept
         row.affiliation = author.affiliation or row.affiliation
         row.is_unlisted = author.is_unlisted
         # A role the source marks is added; one an admin gave is never taken away.
@@ -377,7 +399,9 @@ def _rows(rows: Iterable[Authorship]) -> list[tuple[object, ...]]:
             r.position,
             r.given_name,
             r.family_name,
+            r.suffix,
             r.orcid,
+            sorted((r.author_ids or {}).items()),
             r.affiliation,
             r.is_unlisted,
             r.person_id,
@@ -397,6 +421,10 @@ def _matching_authorship(
         hit = next((a for a in existing if a.orcid == author.orcid), None)
         if hit:
             return hit
+    for kind, value in author.ids.items():
+        hit = next((a for a in existing if (a.author_ids or {}).get(kind) == value), None)
+        if hit:
+            return hit
     name = normalize_name(f"{author.given} {author.family}")
     same_name = [a for a in existing if normalize_name(a.full_name) == name]
     if len(same_name) == 1:
@@ -411,7 +439,9 @@ def authorship(publication: Publication | None, position: int, author: AuthorRec
         "position": position,
         "given_name": author.given,
         "family_name": author.family,
+        "suffix": author.suffix,
         "orcid": author.orcid,
+        "author_ids": dict(author.ids),
         "affiliation": author.affiliation,
         "person_id": author.person.pk if author.person is not None else None,
         "is_unlisted": author.is_unlisted,
@@ -422,3 +452,151 @@ def authorship(publication: Publication | None, position: int, author: AuthorRec
     # builds thousands, and this is twice as fast as keyword arguments.
     columns = [values.get(name, default) for name, default in _AUTHORSHIP_COLUMNS]
     return Authorship(*columns)  # type: ignore[misc]  # django-stubs types keywords only
+
+
+def combined_authors(lists: Sequence[list[AuthorRecord]]) -> list[AuthorRecord]:
+    """One author list from several sources' lists of one work, most trusted first: the
+    first complete list (no unlisted gap) gives the names and their order, and each of its
+    authors takes what the other lists say of the same author (`_same_author`): the ORCID,
+    every id at another service, the suffix, an affiliation, the roles. An identifier any
+    source gave is never dropped (a member's ORCID given by OpenAlex alone stays on them
+    when Crossref's list wins). Unsaved copies; the lists are not changed."""
+    lists = [authors for authors in lists if authors]
+    if not lists:
+        return []
+    complete = [authors for authors in lists if not any(a.is_unlisted for a in authors)]
+    base = complete[0] if complete else lists[0]
+    merged = copy.deepcopy(base)
+    for other in lists:
+        if other is base:
+            continue
+        taken: set[int] = set()
+        for position, author in enumerate(other):
+            if author.is_unlisted:
+                continue
+            same = _same_author(merged, author, position, len(other), taken)
+            if same is None:
+                continue
+            taken.add(id(same))
+            same.orcid = same.orcid or author.orcid
+            same.ids = {**author.ids, **same.ids}
+            same.suffix = same.suffix or author.suffix
+            same.affiliation = same.affiliation or author.affiliation
+            same.is_corresponding = same.is_corresponding or author.is_corresponding
+            same.is_equal_contribution = same.is_equal_contribution or author.is_equal_contribution
+    return merged
+
+
+def _plain_name(text: str) -> str:
+    """A name part compared without case, accents, dots, hyphens or spaces."""
+    return "".join(normalize_name(text).replace("-", " ").split())
+
+
+def _conflicts(one: AuthorRecord, other: AuthorRecord) -> bool:
+    """Whether two authors' identifiers say they are different people."""
+    if one.orcid and other.orcid and one.orcid != other.orcid:
+        return True
+    return any(one.ids.get(kind, value) != value for kind, value in other.ids.items())
+
+
+def _same_author(
+    authors: list[AuthorRecord],
+    author: AuthorRecord,
+    position: int,
+    length: int,
+    taken: set[int],
+) -> AuthorRecord | None:
+    """The author of `authors` that `author` (at `position` of a list of `length`) is: the
+    one with the same ORCID or id; else the one whose family name and first initial agree
+    (at the same place when several do); else, in a list as long, the author at the same
+    place whose family name or given name starts alike (a name spelled another way, "José
+    Pérez-García" for "Jose Perez"). None when nothing says so, or identifiers disagree."""
+    free = [a for a in authors if not a.is_unlisted and id(a) not in taken]
+    for one in free:
+        if (author.orcid and one.orcid == author.orcid) or any(
+            one.ids.get(kind) == value for kind, value in author.ids.items()
+        ):
+            return one
+    free = [a for a in free if not _conflicts(a, author)]
+    family, given = _plain_name(author.family), _plain_name(author.given)
+    named = [
+        a
+        for a in free
+        if family
+        and _plain_name(a.family) == family
+        and (not given or not a.given or _plain_name(a.given)[:1] == given[:1])
+    ]
+    if len(named) == 1:
+        return named[0]
+    at_place = authors[position] if position < len(authors) else None
+    if named:
+        return at_place if any(a is at_place for a in named) else None
+    if at_place is None or length != len(authors) or not any(a is at_place for a in free):
+        return None
+    starts = {_plain_name(at_place.family)[:1], _plain_name(at_place.given)[:1]} - {""}
+    return at_place if starts & ({family[:1], given[:1]} - {""}) else None
+
+
+# What a venue's name says a work in it is, checked in this order.
+_VENUE_WORDS = (
+    (re.compile(r"\bworkshops?\b", re.I), Publication.Kind.WORKSHOP),
+    (re.compile(r"\blecture notes\b", re.I), Publication.Kind.CHAPTER),
+    (
+        re.compile(r"\b(?:proceedings|conference|symposium|colloquium)\b", re.I),
+        Publication.Kind.CONFERENCE,
+    ),
+)
+# DOI prefixes only preprint servers register under (bioRxiv and medRxiv, arXiv, Research
+# Square, Preprints.org, OSF's servers, SSRN, PeerJ Preprints, ChemRxiv, TechRxiv).
+PREPRINT_PREFIXES = (
+    "10.1101/", "10.48550/", "10.21203/", "10.20944/", "10.31219/", "10.31234/", "10.31235/",
+    "10.31222/", "10.2139/", "10.7287/", "10.26434/", "10.36227/",
+)  # fmt: skip
+# Kinds a venue's words may correct: what a source says when it does not know better (an
+# LNCS chapter ORCID types "book", a proceedings paper typed "other").
+_CORRECTABLE = {"", Publication.Kind.BOOK, Publication.Kind.OTHER}
+
+
+def settle_kind(record: Record, stated: Sequence[tuple[str, str]], registered: str = "") -> None:
+    """The kind of a work several sources describe, checked against the evidence: the type
+    its DOI is registered with (`registered`, from the registration agency's own record)
+    wins; else a kind a source gives that its venue's words contradict ("book" in "Lecture
+    Notes in Computer Science", "other" in "Proceedings of …") takes the venue's. `stated`
+    is [(source, kind)]; when they disagree, or the venue corrects them, the record's
+    readings say so, for the review."""
+    kinds = {kind for _, kind in stated if kind}
+    before = record.kind
+    label = {k: str(Publication.Kind(k).label) for k in Publication.Kind.values}
+    said = ", ".join(f"{source}: “{label.get(kind, kind)}”" for source, kind in stated if kind)
+    if registered:
+        if record.kind != registered:
+            record.kind = registered
+        if len(kinds) > 1:
+            record.readings.append(
+                f"The sources disagree on its kind ({said}); its DOI is registered as "
+                f"“{label.get(registered, registered)}”, which is taken."
+            )
+    elif record.kind in _CORRECTABLE and record.doi.startswith(PREPRINT_PREFIXES):
+        record.readings.append(
+            f"Typed “{label.get(record.kind, record.kind or 'none')}”, but its DOI is a "
+            "preprint server's: read as a preprint."
+        )
+        record.kind = Publication.Kind.PREPRINT
+    elif record.kind in _CORRECTABLE and record.venue_name:
+        venue_kind = next((k for words, k in _VENUE_WORDS if words.search(record.venue_name)), "")
+        if venue_kind and venue_kind != record.kind:
+            record.readings.append(
+                f"Typed “{label.get(record.kind, record.kind or 'none')}”"
+                f"{f' ({said})' if said else ''}, but its venue “{record.venue_name}” is "
+                f"one of {label[venue_kind].lower()}s: read as “{label[venue_kind]}”."
+            )
+            record.kind = venue_kind
+    elif len(kinds) > 1:
+        record.readings.append(
+            f"The sources disagree on its kind ({said}); “{label.get(record.kind, '')}” is "
+            "taken, from the first source that describes it."
+        )
+    if record.kind != before:
+        record.status = stated_status(record.kind)
+        if record.kind == Publication.Kind.PREPRINT:
+            record.venue_name = preprint_server(record.venue_name, record.arxiv_id)

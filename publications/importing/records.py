@@ -17,6 +17,15 @@ Kind = Publication.Kind
 MAX_FILE_BYTES = 5 * 1024 * 1024
 
 
+# The services whose author ids an author record keeps, and the Person field holding a
+# member's id there (matching uses them before names).
+AUTHOR_ID_KINDS = {
+    "openalex": "openalex_id",
+    "dblp": "dblp_pid",
+    "semantic_scholar": "semantic_scholar_id",
+}
+
+
 class ImportProblem(Exception):
     """A source that cannot be read at all (bad JSON, a file too large, a network failure)."""
 
@@ -25,7 +34,12 @@ class ImportProblem(Exception):
 class AuthorRecord:
     given: str = ""
     family: str = ""
+    suffix: str = ""  # a generational suffix: "Jr.", "III", "Filho"
     orcid: str = ""
+    # The author's ids at the services besides ORCID: {"openalex": "A5023888391", "dblp":
+    # "95/7448-1", "semantic_scholar": "1741101"} (AUTHOR_ID_KINDS); every one a source gave
+    # is kept through every merge.
+    ids: dict = field(default_factory=dict)
     affiliation: str = ""
     is_unlisted: bool = False
     is_equal_contribution: bool = False  # the source marks a co-first author
@@ -36,7 +50,9 @@ class AuthorRecord:
     STORED = (
         "given",
         "family",
+        "suffix",
         "orcid",
+        "ids",
         "affiliation",
         "is_unlisted",
         "is_equal_contribution",
@@ -45,7 +61,11 @@ class AuthorRecord:
 
     @property
     def display(self) -> str:
-        return "…" if self.is_unlisted else f"{self.given} {self.family}".strip()
+        return (
+            "…"
+            if self.is_unlisted
+            else " ".join(part for part in (self.given, self.family, self.suffix) if part)
+        )
 
     @property
     def is_ambiguous(self) -> bool:
@@ -111,6 +131,9 @@ class Record:
     # A field the source gives twice: [{"field", "lines", "options": [{"label", "values"}]}];
     # until the admin picks an option, a problem.
     choices: list = field(default_factory=list)
+    # A record merged from several sources: {field: the source that gave it} ("crossref",
+    # "orcid", …), for the review to say where each value came from.
+    origins: dict = field(default_factory=dict)
 
     def choose(self, number: int, option: int) -> None:
         """Take option `option` of choice `number`: its values replace the record's, and
@@ -146,6 +169,8 @@ class Record:
             AuthorRecord(**{k: a[k] for k in AuthorRecord.STORED if k in a})
             for a in data.get("authors", [])
         ]
+        for author in data["authors"]:  # a record stored before ids were kept has none
+            author.ids = author.ids if isinstance(author.ids, dict) else {}
         return cls(**data)
 
 

@@ -52,6 +52,14 @@ class Command(BaseCommand):
                 )
                 for error in errors:
                     self.stderr.write(f"  {name}: {error}")
+        if completion := run.report.get("completion"):
+            self.stdout.write(
+                f"completed by DOI: {completion['asked']} asked, {completion['completed']} "
+                f"completed, {completion['not at Crossref']} not at Crossref, "
+                f"{completion['left for the next run']} left for the next run"
+            )
+            for error in completion["errors"]:
+                self.stderr.write(f"  completion: {error}")
         created = run.report.get("candidates", {}).get("created", 0)
         verb = "would be created" if run.dry_run else "created"
         self.stdout.write(f"{created} candidate(s) {verb}. Report: {run.get_absolute_url()}")
