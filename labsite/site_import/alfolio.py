@@ -72,6 +72,24 @@ SECTIONS = (
 )
 
 
+THEME = "a setting of al-folio's theme (labsite's own pages decide it)"
+# The keys of al-folio's front matter that no reader reads, and why: the ledger's map.
+KEYS = {
+    key: ("setting", THEME)
+    for key in (
+        "layout", "permalink", "nav", "nav_order", "dropdown", "children", "pagination",
+        "display_categories", "display_tags", "horizontal", "toc", "giscus_comments",
+        "disqus_comments", "related_posts", "comments", "importance", "mermaid", "chart",
+        "map", "tikzjax", "typograms", "pseudocode", "code_diff", "pretty_table", "tabs",
+        "distill", "_styles", "images", "featured", "social", "announcements",
+        "latest_posts", "selected_papers", "sitemap", "search", "hidden", "lang", "math",
+        "enable_math", "bibliography", "sort_date", "last_updated", "og_image", "icon",
+        "giscus", "related_publications", "sidebar", "author_profile", "share", "read_time",
+        "redirect_from", "excerpt", "feature_row", "collection", "cv_pdf", "bib_search",
+    )
+}  # fmt: skip
+
+
 def _section(heading: str) -> str:
     return next((kind for kind, words in SECTIONS if words.search(heading)), "")
 

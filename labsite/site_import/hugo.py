@@ -86,6 +86,25 @@ READ = {
 }  # fmt: skip
 
 
+THEME = "a setting of the Hugo theme's page (labsite's own pages decide it)"
+# The keys of Hugo Blox front matter that no reader reads, and why: the ledger's map.
+KEYS = {
+    key: ("setting", THEME)
+    for key in (
+        "math", "highlight", "cms_exclude", "view", "headless", "active", "design",
+        "advanced", "show_date", "date_format", "layout", "reading_time", "share",
+        "profile", "commentable", "editable", "show_related", "aliases", "menu", "toc",
+        "linktitle", "private", "sharing", "show_breadcrumb", "pager", "diagram", "cascade",
+        "outputs", "_build", "markup", "highlight_name", "image_preview", "preview_only",
+        "icon", "icon_pack", "lastmod", "cms", "hero_media", "all_day", "expirydate",
+        "show_post_time", "type", "widget", "weight", "draft", "header_image",
+    )
+} | {
+    "projects": ("named", "the related projects' keys: a paper is not linked to a project here"),
+    "slides": ("named", "the name of a slides page of the site (not imported)"),
+}  # fmt: skip
+
+
 def site_root(root: Path) -> Path | None:
     """The folder holding the Hugo site: `root`, or the one folder below it (two levels at
     most, as in a theme's `templates/academic-cv`) that holds a Hugo configuration."""

@@ -17,6 +17,7 @@ import yaml
 
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
+from labsite.site_import.ledger import Ledger
 from publications.importing import ImportProblem, Record, read_bibtex
 
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # a front matter page or data file read whole
@@ -157,6 +158,14 @@ class Site:
     leftovers: list[str] = field(default_factory=list)  # the template's samples, left out
     no_home: list[str] = field(default_factory=list)  # what the site says that has no place
     skipped: list[str] = field(default_factory=list)  # what cannot be read: file, line, why
+    ledger: Ledger = field(default_factory=Ledger)  # every file and key, accounted for
+    landings: dict[str, str] = field(default_factory=dict)  # file → where it landed
+
+    def lands(self, path: Path | str, where: str) -> None:
+        """Say where a file's values landed, for the ledger (a file whose items are people,
+        papers, news… is known by their `source` already)."""
+        name = path if isinstance(path, str) else self.name(path)
+        self.landings.setdefault(name, where)
 
     @property
     def owner(self) -> SitePerson | None:
@@ -272,6 +281,7 @@ def read_publications(site: Site, path: Path) -> None:
 def read_text(site: Site, path: Path) -> str:
     """A text file of the site; one larger than a page could be is refused (the whole site),
     one that is not UTF-8 is skipped."""
+    site.ledger.opened(site.name(path))
     if path.stat().st_size > MAX_TEXT_BYTES:
         raise SiteProblem(f"{site.name(path)} is larger than {MAX_TEXT_BYTES // 2**20} MB.")
     try:
@@ -281,17 +291,20 @@ def read_text(site: Site, path: Path) -> str:
 
 
 def load_yaml(site: Site, path: Path) -> Any:
-    return _yaml(site.name(path), read_text(site, path))
+    return site.ledger.track(site.name(path), _yaml(site.name(path), read_text(site, path)))
 
 
 def load_data(site: Site, path: Path) -> Any:
     """A data file as Hugo reads data/ (YAML, TOML or JSON by its suffix)."""
-    text = read_text(site, path)
+    return site.ledger.track(site.name(path), _data(site.name(path), read_text(site, path), path))
+
+
+def _data(name: str, text: str, path: Path) -> Any:
     if path.suffix == ".toml":
-        return _toml(site.name(path), text)
+        return _toml(name, text)
     if path.suffix == ".json":
-        return _json(site.name(path), text)
-    return _yaml(site.name(path), text)
+        return _json(name, text)
+    return _yaml(name, text)
 
 
 def _yaml(name: str, text: str, first_line: int = 1) -> Any:
@@ -345,7 +358,7 @@ def front_matter(site: Site, path: Path) -> tuple[dict[str, Any], str]:
             values, end = json.JSONDecoder().raw_decode(text)
         except ValueError:
             raise Unreadable(name, "its JSON front matter is not valid", first_line) from None
-        return _fields(name, values, first_line), text[end:].lstrip("\n")
+        return site.ledger.track(name, _fields(name, values, first_line)), text[end:].lstrip("\n")
     fence = text[:3]
     if fence not in _FENCES or text[3:].partition("\n")[0].strip():
         return {}, text
@@ -358,7 +371,19 @@ def front_matter(site: Site, path: Path) -> tuple[dict[str, Any], str]:
     head = "\n".join(lines[1:close])
     parse = _toml if fence == "+++" else _yaml
     values = parse(name, head, first_line + 1) or {}
-    return _fields(name, values, first_line), "\n".join(lines[close + 1 :])
+    return site.ledger.track(name, _fields(name, values, first_line)), "\n".join(lines[close + 1 :])
+
+
+def values_of(site: Site, path: Path) -> Any:
+    """A file's front matter or data as the generators read it, for the ledger to list the
+    keys of a file no reader opened; None when it cannot be read."""
+    scratch = Site(generator=site.generator, root=site.root)
+    try:
+        if path.suffix.lower() in (".yml", ".yaml", ".toml", ".json"):
+            return load_data(scratch, path)
+        return front_matter(scratch, path)[0]
+    except (Unreadable, SiteProblem):
+        return None
 
 
 def _fields(name: str, values: Any, line: int) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from labsite.site_import.site import (
     SitePerson,
     SitePost,
     SiteProblem,
+    values_of,
 )
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications import importing
@@ -86,18 +87,26 @@ def _unzip(path: Path, folder: Path) -> None:
 def _read(root: Path, owner_name: str) -> Site:
     if alfolio.is_site(root):
         site = Site(generator=alfolio.GENERATOR, root=root)
+        site.ledger.known = alfolio.KEYS
         alfolio.read(site, owner_name)
-        return site
+        return _closed(site)
     hugo_root = hugo.site_root(root)
     if hugo_root is not None:
         site = Site(generator=hugo.GENERATOR, root=hugo_root)
+        site.ledger.known, site.ledger.fold = hugo.KEYS, True
         hugo.read(site, owner_name)
-        return site
+        return _closed(site)
     raise SiteProblem(
         f"{root.name or root} is neither an al-folio site (no _pages, _bibliography, _news or "
         "_projects folder) nor a Hugo Blox site (no config/_default or hugo.yaml beside a "
         "content folder)."
     )
+
+
+def _closed(site: Site) -> Site:
+    """The site with its ledger closed: every file and key accounted for."""
+    site.ledger.close(site, lambda path: values_of(site, path))
+    return site
 
 
 @dataclass
@@ -154,7 +163,13 @@ def import_site(
     except _Preview:
         pass
     report.written = apply
-    report.notes = list(site.no_home) + _unhomed(site) + report.notes
+    report.notes = (
+        list(site.no_home)
+        + _unhomed(site)
+        + report.notes
+        + site.ledger.not_read_lines()
+        + site.ledger.known_lines()
+    )
     return report
 
 
