@@ -176,9 +176,11 @@ def _mapping(site: Site, path: Path) -> dict[str, Any]:
 
 def _config(site: Site) -> dict[str, Any]:
     path = site.root / "_config.yml"
-    config: dict[str, Any] = {}
-    site.each([path] if path.is_file() else [], lambda p: config.update(_mapping(site, p)))
-    return config
+    found: list[dict[str, Any]] = []
+    site.each([path] if path.is_file() else [], lambda p: found.append(_mapping(site, p)))
+    if found:
+        site.lands(path, "the lab's settings and its owner's profile")
+    return found[0] if found else {}
 
 
 def _site_name(site: Site, config: dict[str, Any], owner: SitePerson) -> None:
@@ -677,7 +679,8 @@ def _news_item(site: Site, path: Path) -> None:
     if date is None:
         raise Unreadable(name, "the news item has no date")
     text = clean_markdown(body)
-    if front.get("title") and not front.get("inline"):
+    inline = front.get("inline")
+    if front.get("title") and not inline:
         if text:
             site.no_home.append(f"{name}: the announcement's body (its title is the news)")
         text = plain(front["title"])

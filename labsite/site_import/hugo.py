@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from core.partial_dates import PartialDate
+from labsite.site_import.ledger import Tracked
 from labsite.site_import.site import (
     ORGANISATION,
     Site,
@@ -102,6 +103,10 @@ KEYS = {
 } | {
     "projects": ("named", "the related projects' keys: a paper is not linked to a project here"),
     "slides": ("named", "the name of a slides page of the site (not imported)"),
+    "summary": ("named", "the page's one-line summary (its abstract or text is kept)"),
+    "publishdate": ("named", "when the page went up on the site (the item's own date is kept)"),
+    "date_end": ("named", "when an event ended (a talk keeps the day it began)"),
+    "subtitle": ("named", "the page's subtitle, which labsite's pages do not show"),
 }  # fmt: skip
 
 
@@ -211,8 +216,8 @@ def _site_name(site: Site, config: dict[str, Any]) -> None:
 
 
 def _config(site: Site) -> dict[str, Any]:
-    """The site's configuration: config/_default/{config,hugo,params}.*, or one file."""
-    config: dict[str, Any] = {}
+    """The site's configuration: config/_default/{config,hugo,params}.*, or one file, merged
+    as Hugo merges them (keeping where each key came from, for the ledger)."""
     names = ["hugo.yaml", "hugo.toml", "config.yaml", "config.toml", "hugo.json", "config.json"]
     folder = site.root / "config" / "_default"
     paths = [site.root / n for n in names] + [folder / n for n in names]
@@ -222,18 +227,19 @@ def _config(site: Site) -> dict[str, Any]:
         for suffix in ("yaml", "yml", "toml", "json")
     ]
 
+    config = Tracked()
+
     def read_one(path: Path) -> None:
         values = load_data(site, path)
         if not isinstance(values, dict):
             raise Unreadable(site.name(path), "not a set of settings")
-        if path.stem in ("params", "languages"):
-            config.setdefault(path.stem, {}).update(values)
+        site.lands(path, "the lab's settings")
+        if path.stem in ("params", "languages"):  # the file is the mapping under its name
+            values = Tracked({path.stem: values}, {path.stem: []})
+        if "params" in dict.keys(config) and "params" in dict.keys(values):
+            dict.__getitem__(config, "params").absorb(dict.__getitem__(values, "params"))
         else:
-            for key, value in values.items():
-                if key == "params" and isinstance(value, dict):
-                    config.setdefault("params", {}).update(value)
-                else:
-                    config[key] = value
+            config.absorb(values)
 
     site.each([p for p in paths if p.is_file()], read_one)
     return config
@@ -564,23 +570,90 @@ def _names(site: Site, keys: Any) -> list[str]:
     return [people.get(str(k), plain(k)) for k in _list(keys) if plain(k)]
 
 
-def _links(values: dict[str, Any]) -> dict[str, str]:
-    """{Record field: address} from a page's `links` and older `url_pdf`-style fields."""
-    found = {}
+# Hugo Academic's and Wowchemy's link fields (`url_pdf`, `links: [{name, url}]`) by the
+# word that names them, and where each lands: a Record field, or a named link ("Dataset").
+LINK_WORDS = {
+    "pdf": "pdf_url",
+    "paper": "pdf_url",
+    "code": "code_url",
+    "github": "code_url",
+    "slides": "slides_url",
+    "video": "video_url",
+    "youtube": "video_url",
+    "project": "project_url",
+    "site": "project_url",
+    "website": "project_url",
+    "dataset": "Dataset",
+    "data": "Dataset",
+    "source": "Source",
+    "poster": "Poster",
+    "preprint": "Preprint",
+    "supplement": "Supplement",
+    "blog": "Blog",
+}
+ARXIV_URL = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/((?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)"
+)
+DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\S+)$", re.I)
+
+
+def _urls(value: Any) -> list[str]:
+    """The addresses a link field gives: one, or a YAML list of them (older Academic)."""
+    values = value if isinstance(value, list) else [value]
+    return [url for url in (web_url(v) for v in values) if url]
+
+
+def _links(values: dict[str, Any]) -> dict[str, Any]:
+    """{Record field: address} from a page's `links` and its `url_*` fields; a name with no
+    field of its own ("Dataset", a custom name) under "named" as [(label, address)]; an arXiv
+    or DOI link as the paper's arXiv id or DOI."""
+    found: dict[str, Any] = {"named": []}
+
+    def take(word: str, label: str, url: str) -> None:
+        if match := ARXIV_URL.search(url):
+            found.setdefault("arxiv_id", match[1])
+            return
+        if word == "doi" or DOI_URL.match(url):
+            if match := DOI_URL.match(url):
+                found.setdefault("doi", match[1])
+                return
+        home = next((LINK_WORDS[w] for w in re.split(r"[\W_]+", word) if w in LINK_WORDS), "")
+        if home.endswith("_url") and home not in found:
+            found[home] = url
+        elif url not in [u for _, u in found["named"]] and url not in found.values():
+            found["named"].append((label or home or word.replace("_", " ").title(), url))
+
     for link in _list(values.get("links")):
         if not isinstance(link, dict):
             continue
-        kind = str(link.get("type") or link.get("name") or link.get("icon") or "").lower()
-        url = web_url(link.get("url"))
-        for word, name in LINK_FIELDS.items():
-            if word in kind and url:
-                found.setdefault(name, url)
         if link.get("provider") == "arxiv" and link.get("id"):
             found.setdefault("arxiv_id", str(link["id"]))
-    for word, name in LINK_FIELDS.items():
-        if url := web_url(values.get(f"url_{word}")):
-            found.setdefault(name, url)
+        kind = str(link.get("type") or link.get("name") or link.get("icon") or "").lower()
+        for url in _urls(link.get("url")):
+            take(kind, plain(link.get("name")), url)
+    for key in list(dict.keys(values)):
+        word = str(key).lower()
+        if word.startswith("url_"):
+            for url in _urls(values.get(key)):
+                take(word.removeprefix("url_"), "", url)
     return found
+
+
+def _apply_links(record: Record, links: dict[str, Any]) -> None:
+    """Each link in its home on the record; the first named one as its other link, the rest
+    kept with it as its source's fields."""
+    for name, value in links.items():
+        if name == "named":
+            continue
+        if name == "doi":
+            value = clean_doi(value)
+        if value and not getattr(record, name):
+            setattr(record, name, str(value))
+    for label, url in links["named"]:
+        if not record.other_url:
+            record.other_url, record.other_label = url, label[:100]
+        elif url != record.other_url:
+            record.source_fields[label.lower()] = url
 
 
 def _publication(site: Site, path: Path) -> None:
@@ -603,23 +676,31 @@ def _publication(site: Site, path: Path) -> None:
         records = []
     record = records[0] if records else Record(label=name)
     record.title = plain(values.get("title")) or record.title  # the title the site shows
+    # the page's own fields, where cite.bib (which wins) does not say
     types = _list(values.get("publication_types"))
-    if not records:
-        kind = str(types[0]) if types else ""
+    kind = str(types[0]) if types else ""
+    if not record.kind:
         record.kind = KINDS.get(kind) or NUMBERED_KINDS.get(kind) or Publication.Kind.OTHER
-        record.venue_name = plain(values.get("publication")).removeprefix("In ").strip()
-        record.venue_short = plain(values.get("publication_short")).removeprefix("In ").strip()
-        record.date = date_of(values.get("date"))
-        doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+    venue = plain(values.get("publication")).removeprefix("In ").strip()
+    short = plain(values.get("publication_short")).removeprefix("In ").strip()
+    record.venue_name = record.venue_name or venue
+    record.venue_short = record.venue_short or short
+    record.date = record.date or date_of(values.get("date"))
+    doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+    if doi and not record.doi:
         record.doi = clean_doi(doi)
-        if doi and not record.doi:
+        if not record.doi:
             record.dropped.append(f"invalid DOI “{doi[:200]}” (dropped)")
     hugoblox = values.get("hugoblox") if isinstance(values.get("hugoblox"), dict) else {}
     ids = hugoblox.get("ids") if isinstance(hugoblox.get("ids"), dict) else {}
-    for field, value in {**_links(values), "arxiv_id": ids.get("arxiv") or ""}.items():
-        if value and not getattr(record, field):
-            setattr(record, field, str(value))
-    record.abstract = record.abstract or clean_markdown(str(values.get("abstract") or ""))
+    if ids.get("arxiv") and not record.arxiv_id:
+        record.arxiv_id = str(ids["arxiv"])
+    _apply_links(record, _links(values))
+    record.abstract = (
+        record.abstract
+        or clean_markdown(str(values.get("abstract") or ""))
+        or plain(values.get("summary"))
+    )
     if values.get("featured") is not None and record.is_selected is None:
         record.is_selected = bool(values["featured"])
     authors = _names(site, values.get("authors"))
@@ -648,7 +729,16 @@ def _event(site: Site, path: Path) -> None:
     if not title or date is None:
         raise Unreadable(name, f"the talk has no {'title' if not title else 'date'}")
     address = values.get("address") if isinstance(values.get("address"), dict) else {}
+    if not address and plain(values.get("location")):
+        address = {"city": plain(values.get("location"))}  # older Academic: one line
     links = _links(values)
+    others = [
+        url for key, url in links.items() if key not in ("slides_url", "video_url", "named") and url
+    ] + [url for _, url in links["named"]]
+    if others:
+        site.no_home.append(
+            f"{name}: its links {', '.join(others)} (a talk keeps slides and video)"
+        )
     site.talks.append(
         SiteTalk(
             title=title,
@@ -679,7 +769,9 @@ def _project(site: Site, path: Path) -> None:
             title=title,
             description=clean_markdown(body) or plain(values.get("summary")),
             source=name,
-            url=web_url(values.get("external_link")) or links.get("project_url", ""),
+            url=web_url(values.get("external_link"))
+            or links.get("project_url", "")
+            or next(iter([u for k, u in links.items() if k.endswith("_url")]), ""),
             tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
         )
     )

@@ -197,6 +197,10 @@ class Ledger:
         """How a key no reader read is accounted for: a declared setting or a named key of
         the generator's, a setting of the site's build, else not read."""
         last = key.split(".")[-1]
+        if CONFIG.match(name):
+            if last in CONFIG_FACTS:
+                return NOT_READ, "no reader of this generator reads it"
+            return SETTING, "a setting of the site's build"
         for candidate in (last, last.lower()):
             if candidate in self.known:
                 return self.known[candidate]
