@@ -34,6 +34,7 @@ from labsite.site_import.site import (
     load_data,
     plain,
     read_text,
+    split_roles,
     web_url,
 )
 from publications.exports import CSL_TYPES
@@ -372,7 +373,7 @@ def _split(name: str) -> tuple[str, str]:
 def _person(site: Site, key: str, source: str, values: dict[str, Any]) -> SitePerson:
     """What both author schemas share."""
     person = SitePerson(key=key, name="", source=source)
-    person.title = plain(values.get("role"))
+    person.title = ", ".join(split_roles(values.get("role")))
     person.bio = clean_markdown(str(values.get("bio") or ""))
     person.interests = [plain(i) for i in _list(values.get("interests")) if plain(i)]
     person.email = str(values.get("email") or "")
@@ -613,10 +614,9 @@ def _links(values: dict[str, Any]) -> dict[str, Any]:
         if match := ARXIV_URL.search(url):
             found.setdefault("arxiv_id", match[1])
             return
-        if word == "doi" or DOI_URL.match(url):
-            if match := DOI_URL.match(url):
-                found.setdefault("doi", match[1])
-                return
+        if match := DOI_URL.match(url):
+            found.setdefault("doi", match[1])
+            return
         home = next((LINK_WORDS[w] for w in re.split(r"[\W_]+", word) if w in LINK_WORDS), "")
         if home.endswith("_url") and home not in found:
             found[home] = url

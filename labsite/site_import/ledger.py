@@ -267,14 +267,10 @@ class Ledger:
         """The keys accounted for by the generator's map, one line per reason."""
         found: dict[str, Counter] = defaultdict(Counter)
         for row in self.rows:
-            if (
-                row.key
-                and row.status in (SETTING, NAMED)
-                and (
-                    row.key.split(".")[-1] in self.known
-                    or row.key.split(".")[-1].lower() in COMMON
-                    or row.why == "a setting of the site's build"
-                )
+            last = row.key.split(".")[-1]
+            declared = {self.known.get(last, ("", ""))[1], COMMON.get(last.lower(), ("", ""))[1]}
+            if row.key and row.status in (SETTING, NAMED) and (
+                row.why in declared or row.why == "a setting of the site's build"
             ):
                 found[row.why][row.key.split(".")[-1]] += 1
         lines = []

@@ -66,6 +66,7 @@ class SitePerson:
     groups: list[str] = field(default_factory=list)  # a lab site's groups, as it writes them
     member_since: PartialDate | None = None
     member_until: PartialDate | None = None
+    alumni: bool = False  # the site says the person has left (al-folio's `ex_member`)
 
 
 @dataclass
@@ -452,6 +453,14 @@ def plain(text: Any) -> str:
     text = re.sub(r"<[^>]+>", "", str(text or ""))
     text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
     return " ".join(text.split())
+
+
+def split_roles(value: Any) -> list[str]:
+    """A role as sites write it, with `<br>` (or a new line, or " | ") between its parts:
+    each part as plain text."""
+    text = str(value or "")
+    parts = re.split(r"<br\s*/?>|\n|\s\|\s", text, flags=re.I)
+    return [plain(part) for part in parts if plain(part)]
 
 
 def date_of(value: Any) -> PartialDate | None:

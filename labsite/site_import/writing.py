@@ -303,6 +303,7 @@ class _Writer:
             role = role or mapping.role
             left = left or mapping.alumni
             is_person = is_person and mapping.person
+        left = left or source.alumni
         if source.member_until is not None:
             left = left or source.member_until.last_day() < datetime.date.today()
         if not role:
@@ -317,6 +318,8 @@ class _Writer:
             self.report.notes.append(f"{source.source}: {source.name} is in a group of no members")
             return
         person = self._match(source)
+        if person is not None and person in self.people.values():
+            person = None  # another folder of the site is that person: two folders, two people
         action = UNCHANGED
         if person is None:
             person = Person(

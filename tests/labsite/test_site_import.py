@@ -860,3 +860,41 @@ def test_a_sites_chinese_posts_come_in_as_the_translation_or_in_chinese_only(tmp
     assert Post.objects.count() == 2
     assert "its 2 posts come in, in Chinese" in report
     assert "Imported: 0 rows new or updated." in _import(tmp_path, "--apply")
+
+
+def test_an_al_folio_labs_own_people_collection_is_its_people_and_the_lab_no_person(tmp_path):
+    _write(
+        tmp_path,
+        "_config.yml",
+        "title: Kestrel Lab\nfirst_name: Kestrel\nlast_name: Lab\n"
+        "collections:\n  news:\n    output: true\n  people:\n    output: true\n",
+    )
+    _write(tmp_path, "_pages/home.md", "---\nlayout: about\npermalink: /\n---\nWe study birds.\n")
+    _write(
+        tmp_path,
+        "_pages/team.md",
+        "---\nlayout: profiles\ntitle: Team\npermalink: /team/\n---\n",
+    )
+    _write(
+        tmp_path,
+        "_people/ada.md",
+        "---\nname: Ada Byron\nrole: Professor<br>Director\nsocials:\n"
+        "  github_username: adab\n---\nAda leads the lab.\n",
+    )
+    _write(
+        tmp_path,
+        "_people/bob.markdown",
+        "---\nname: Bob Stone\nrole: PhD student\nex_member: true\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    assert sorted(Person.objects.values_list("name", flat=True)) == ["Ada Byron", "Bob Stone"]
+    ada = Person.objects.get(name="Ada Byron")
+    assert ada.title_en == "Professor, Director"
+    assert Link.objects.filter(person=ada, url="https://github.com/adab").exists()
+    assert Person.objects.get(name="Bob Stone").is_alumnus
+    from lab.models import LabSettings
+
+    assert LabSettings.objects.get().about_en == "We study birds."
+    assert not Page.objects.filter(title_en__in=["home", "Team"]).exists()
