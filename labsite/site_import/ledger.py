@@ -269,8 +269,10 @@ class Ledger:
         for row in self.rows:
             last = row.key.split(".")[-1]
             declared = {self.known.get(last, ("", ""))[1], COMMON.get(last.lower(), ("", ""))[1]}
-            if row.key and row.status in (SETTING, NAMED) and (
-                row.why in declared or row.why == "a setting of the site's build"
+            if (
+                row.key
+                and row.status in (SETTING, NAMED)
+                and (row.why in declared or row.why == "a setting of the site's build")
             ):
                 found[row.why][row.key.split(".")[-1]] += 1
         lines = []

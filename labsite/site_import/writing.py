@@ -399,6 +399,11 @@ class _Writer:
             given, _, family = printed.strip().rpartition(" ")
             author = AuthorRecord(given=given, family=family, orcid=source.orcid)
             found |= {p.pk: p for p in index.candidates(author)}
+        namesakes = [p for p in self.site.people if p.name == source.name]
+        if len(found) > 1 and len(found) == len(namesakes):
+            # the site's own namesakes (two folders, two people), met again in folder order
+            position = namesakes.index(source)
+            return [found[pk] for pk in sorted(found)][position]
         if len(found) > 1:
             names = ", ".join(sorted(p.name for p in found.values()))
             self.report.notes.append(

@@ -898,3 +898,75 @@ def test_an_al_folio_labs_own_people_collection_is_its_people_and_the_lab_no_per
 
     assert LabSettings.objects.get().about_en == "We study birds."
     assert not Page.objects.filter(title_en__in=["home", "Team"]).exists()
+
+
+def test_every_hugo_link_field_lands_and_a_link_written_as_a_list_too(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(tmp_path, "content/authors/admin/_index.md", "---\ntitle: Ada Byron\n---\n")
+    _write(
+        tmp_path,
+        "content/publication/a/index.md",
+        "---\ntitle: Paper A\ndate: 2020-01-01\nurl_pdf:\n  - http://example.org/a.pdf\n"
+        "url_arxiv: https://arxiv.org/abs/2001.01234\nurl_dataset: https://data.example.org/a\n"
+        "url_code: https://github.com/ada/a\nlinks:\n  - name: Demo\n    url: https://demo.example.org\n"
+        "---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/b/index.md",
+        "---\ntitle: Paper B\ndate: 2021-01-01\nURL_PDF: https://example.org/b.pdf\n"
+        "url_slides: https://example.org/b-slides.pdf\nurl_video: https://youtu.be/b\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    a = Publication.objects.get(title="Paper A")
+    assert a.pdf_url == "http://example.org/a.pdf"
+    assert a.arxiv_id == "2001.01234"
+    assert a.code_url == "https://github.com/ada/a"
+    named = {a.other_url, *a.source_fields.values()} if a.source_fields else {a.other_url}
+    assert {"https://data.example.org/a", "https://demo.example.org"} <= named
+    b = Publication.objects.get(title="Paper B")
+    assert (b.pdf_url, b.slides_url, b.video_url) == (
+        "https://example.org/b.pdf",
+        "https://example.org/b-slides.pdf",
+        "https://youtu.be/b",
+    )
+
+
+def test_al_folios_html_link_wins_over_the_templates_url(tmp_path):
+    _write(tmp_path, "_config.yml", "first_name: Ada\nlast_name: Byron\n")
+    _write(
+        tmp_path,
+        "_bibliography/papers.bib",
+        "@inproceedings{a, title={Paper A}, author={Byron, Ada}, year={2020},"
+        " booktitle={Proc. X}, url={https://alshedivat.github.io/al-folio/},"
+        " html={https://papers.example.org/a}, dataset={https://data.example.org/a}}\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    paper = Publication.objects.get(title="Paper A")
+    assert paper.url == "https://papers.example.org/a"
+    assert paper.other_url == "https://data.example.org/a"
+
+
+def test_two_author_folders_of_one_name_are_two_people(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(
+        tmp_path,
+        "content/authors/wei-li/_index.md",
+        "---\ntitle: Wei Li\nuser_groups: [PhD Students]\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/authors/wei-li-2/_index.md",
+        "---\ntitle: Wei Li\nuser_groups: [Alumni]\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    people = Person.objects.filter(name="Wei Li")
+    assert people.count() == 2
+    assert sorted(p.is_alumnus for p in people) == [False, True]
+    assert "Imported: 0 rows" in _import(tmp_path, "--apply")
