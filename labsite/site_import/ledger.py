@@ -45,29 +45,29 @@ MACHINERY = re.compile(
 class Tracked(dict):
     """A file's values that remember which keys were asked for (get, [], in, items)."""
 
-    def __init__(self, values: Any = (), origins: dict | None = None) -> None:
+    def __init__(self, values: Any = (), origins: dict | None = None, fold: bool = False) -> None:
         super().__init__(values)
         self.origins: dict[Any, list[tuple[dict, str]]] = origins or {}
+        self.fold = fold  # keys held in lower case, asked for in any case (Hugo's pages)
 
-    def _read(self, key: Any) -> None:
+    def _read(self, key: Any) -> Any:
+        if self.fold and isinstance(key, str):
+            key = key.lower()
         for entry, path in self.origins.get(key, ()):
             entry[path] = True
+        return key
 
     def __getitem__(self, key: Any) -> Any:
-        self._read(key)
-        return super().__getitem__(key)
+        return super().__getitem__(self._read(key))
 
     def get(self, key: Any, default: Any = None) -> Any:
-        self._read(key)
-        return super().get(key, default)
+        return super().get(self._read(key), default)
 
     def __contains__(self, key: Any) -> bool:
-        self._read(key)
-        return super().__contains__(key)
+        return super().__contains__(self._read(key))
 
     def pop(self, key: Any, *default: Any) -> Any:
-        self._read(key)
-        return super().pop(key, *default)
+        return super().pop(self._read(key), *default)
 
     def items(self):  # type: ignore[override]
         for key in dict.keys(self):
@@ -158,7 +158,7 @@ class Ledger:
                 if lower not in folded:
                     folded[lower], origins[lower] = value, []
                 origins[lower].append((entry, str(key)))
-            tracked = Tracked(folded, origins)
+            tracked = Tracked(folded, origins, fold=True)
         else:
             tracked = Tracked(values, {key: [(entry, str(key))] for key in values})
         if Path(name).stem in CONFIG_STEMS:
