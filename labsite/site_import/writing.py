@@ -21,7 +21,7 @@ from django.db import models, transaction
 from core import images
 from core.slugs import unique_slug
 from lab.models import LabSettings, MemberRole
-from labsite.site_import import alfolio, hugo
+from labsite.site_import import alfolio, hugo, maps
 from labsite.site_import.groups import GroupMapping, mappings
 from labsite.site_import.site import (
     Site,
@@ -85,6 +85,12 @@ def _unzip(path: Path, folder: Path) -> None:
 
 
 def _read(root: Path, owner_name: str) -> Site:
+    sitemap = maps.site_map(root)
+    if sitemap is not None:
+        site = Site(generator=sitemap.generator, root=root)
+        site.ledger.known = sitemap.keys
+        maps.read(site, sitemap, owner_name)
+        return _closed(site)
     if alfolio.is_site(root):
         site = Site(generator=alfolio.GENERATOR, root=root)
         site.ledger.known = alfolio.KEYS
