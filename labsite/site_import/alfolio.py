@@ -827,7 +827,7 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
     if body is None:
         return
     date = date_of(front.get("date")) or date_of(path.name[:10])
-    title = plain(front.get("title"))
+    title = plain(front.get("title")) or _titleized(path)
     if not title or date is None:
         raise Unreadable(name, f"the post has no {'title' if not title else 'date'}")
     authors = front.get("author") or front.get("authors")
@@ -844,6 +844,14 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
             published=not draft and front.get("published") is not False,
         )
     )
+
+
+def _titleized(path: Path) -> str:
+    """A post's title where it gives none, as Jekyll makes it from the file's name
+    (`2019-02-01-Compile-ATS-on-NERSC.md`: "Compile Ats On Nersc", each word capitalized
+    as Ruby's `capitalize` does)."""
+    slug = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", path.stem)
+    return " ".join(word.capitalize() for word in slug.split("-") if word)
 
 
 def _draft(site: Site, path: Path) -> None:

@@ -28,7 +28,7 @@ from labsite.site_import.site import (
     plain,
     web_url,
 )
-from publications.importing import Record
+from publications.importing import AuthorRecord, Record
 from publications.importing.records import clean_doi
 from publications.models import Publication
 
@@ -93,6 +93,7 @@ ACADEMICPAGES = SiteMap(
         "arxiv": "{}",
         "mastodon": "{}",
         "kaggle": "https://www.kaggle.com/{}",
+        "bitbucket": "https://bitbucket.org/{}",
         "wikipedia": "https://en.wikipedia.org/wiki/{}",
         "instagram": "https://www.instagram.com/{}",
         "facebook": "https://www.facebook.com/{}",
@@ -105,12 +106,14 @@ ACADEMICPAGES = SiteMap(
                 "title": ("title",),
                 "date": ("date",),
                 "venue": ("venue",),
-                "url": ("paperurl", "paper_url"),
+                "url": ("paperurl", "paper_url", "link"),
                 "slides": ("slidesurl",),
                 "bibtex": ("bibtexurl",),
                 "citation": ("citation",),
-                "abstract": ("excerpt",),
-                "category": ("category",),
+                "abstract": ("abstract", "excerpt"),
+                "category": ("category", "type"),
+                "authors": ("authors",),
+                "credit": ("credit",),
             },
         ),
         Collection(
@@ -150,7 +153,7 @@ ACADEMICPAGES = SiteMap(
     samples=re.compile(
         r"^(?:paper title number \d+|(?:talk|tutorial|conference proceeding talk) \d+ on "
         r"relevant topic in your field|teaching experience \d+|portfolio item number \d+|"
-        r"blog post number \d+|future blog post)$",
+        r"blog post number \d+|future blog post|draft post)$",
         re.I,
     ),
     sample_pages=frozenset(
@@ -196,6 +199,8 @@ ACADEMICPAGES = SiteMap(
         "book": Publication.Kind.BOOK,
         "preprints": Publication.Kind.PREPRINT,
         "theses": Publication.Kind.THESIS,
+        "conferenceproceedings": Publication.Kind.CONFERENCE,
+        "posters": Publication.Kind.POSTER,
     },
 )
 MAPS = (ACADEMICPAGES,)
@@ -267,10 +272,9 @@ def _owner(site: Site, sitemap: SiteMap, config: dict[str, Any], owner: SitePers
             continue
         pattern = sitemap.owner_links.get(str(key))
         text = str(value).strip()
-        if pattern is not None:
-            url = web_url(text) or pattern.format(text.lstrip("@"))
-            if add_link(owner, str(key), url):
-                continue
+        url = web_url(text) or (pattern.format(text.lstrip("@")) if pattern else "")
+        if url and add_link(owner, str(key), url):
+            continue
         site.no_home.append(f"{sitemap.config}: {sitemap.owner_block}.{key} ({plain(text)[:80]})")
 
 
@@ -291,11 +295,14 @@ def _menu(site: Site, sitemap: SiteMap) -> set[str]:
     return found
 
 
+def _values(values: dict[str, Any], collection: Collection, what: str) -> dict[str, Any]:
+    """{key: value} of every key that says `what` and holds a value, in the map's order."""
+    keys = collection.fields.get(what, ())
+    return {k: values.get(k) for k in keys if values.get(k) not in (None, "")}
+
+
 def _value(values: dict[str, Any], collection: Collection, what: str) -> Any:
-    return next(
-        (values.get(k) for k in collection.fields.get(what, ()) if values.get(k) not in (None, "")),
-        None,
-    )
+    return next(iter(_values(values, collection, what).values()), None)
 
 
 def _item(site: Site, sitemap: SiteMap, collection: Collection, path: Path) -> None:
@@ -333,8 +340,26 @@ def _publication(
     record.date = _date(site, values, collection, path)
     record.venue_name = plain(_value(values, collection, "venue"))
     category = plain(_value(values, collection, "category")).lower()
-    record.kind = sitemap.kinds.get(category, Publication.Kind.OTHER)
-    url = str(_value(values, collection, "url") or "").strip().strip("\ufeff")
+    record.kind = next(
+        (sitemap.kinds[c] for c in re.split(r"[,\s]+", category) if c in sitemap.kinds),
+        Publication.Kind.OTHER,
+    )
+    for printed in re.split(
+        r",\s*(?![A-Z]\.)|\s+and\s+|;\s*", plain(_value(values, collection, "authors"))
+    ):
+        given, family = _name_parts(printed.strip(" ,"))
+        if family:
+            record.authors.append(AuthorRecord(given=given, family=family))
+    credit = plain(_value(values, collection, "credit"))
+    if credit:
+        record.source_fields["credit"] = credit  # the author's contribution, kept
+    urls = {
+        k: str(v).strip().strip("\ufeff") for k, v in _values(values, collection, "url").items()
+    }
+    url = next(iter(urls.values()), "")
+    for key, other in urls.items():
+        if other != url:
+            record.source_fields[key] = other  # a second address the page gives, kept
     if web_url(url):
         if url.lower().split("?")[0].endswith(".pdf"):
             record.pdf_url = url
@@ -361,6 +386,18 @@ def _publication(
     text = clean_markdown(body)
     record.abstract = excerpt if len(excerpt) >= len(text) else text
     site.records.append(record)
+
+
+def _name_parts(printed: str) -> tuple[str, str]:
+    """(given, family) of a printed author: "Gautheron L." (family first, then initials),
+    "Lucas Gautheron", "Gautheron, Lucas"."""
+    if "," in printed:
+        family, _, given = printed.partition(",")
+        return given.strip(), family.strip()
+    if match := re.fullmatch(r"(.+?)\s+((?:[A-Z]\.\s?-?)+)", printed):
+        return match[2].strip(), match[1].strip()
+    given, _, family = printed.rpartition(" ")
+    return given, family
 
 
 def _talk(site: Site, sitemap: SiteMap, collection: Collection, path: Path, values, body, title):
@@ -440,6 +477,7 @@ def _page(site: Site, sitemap: SiteMap, owner: SitePerson, menu: set[str], path:
         site.leftovers.append(f"{site.name(path)}: the template's sample page")
         return
     if address == "/" or path.stem == "about":
+        owner.name = owner.name or plain(values.get("title"))
         owner.bio = owner.bio or clean_markdown(body)
         owner.source = site.name(path)
         site.lands(path, "the owner's biography")
