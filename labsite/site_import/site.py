@@ -5,6 +5,7 @@ generators' authors write it, dates, links and the files a page names."""
 import datetime
 import functools
 import hashlib
+import html
 import json
 import re
 import tomllib
@@ -449,8 +450,9 @@ def has_form(text: str) -> bool:
 
 
 def plain(text: Any) -> str:
-    """One line of text from a field that may hold Markdown emphasis or HTML tags."""
-    text = re.sub(r"<[^>]+>", "", str(text or ""))
+    """One line of text from a field that may hold Markdown emphasis or HTML: read as HTML
+    (tags out, `&apos;` and `&amp;` as the characters they stand for), then cleaned."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", str(text or "")))
     text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
     return " ".join(text.split())
 

@@ -27,7 +27,7 @@ from labsite.site_import.site import UNEXPECTED
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications.models import Publication
 from talks.models import Award, Talk
-from website.models import Post
+from website.models import Course, Post
 
 pytestmark = pytest.mark.django_db
 DATA = Path(__file__).parent / "data"
@@ -62,6 +62,7 @@ def _landed(fact, owner=None):
         "publication": (Publication, "title"),
         "project": (Project, "name_en"),
         "talk": (Talk, "title_en"),
+        "course": (Course, "title_en"),
     }[kind]
     return _key(value) in {_key(t) for t in model.objects.values_list(field, flat=True)}
 
