@@ -87,6 +87,7 @@ KEYS = {
         "enable_math", "bibliography", "sort_date", "last_updated", "og_image", "icon",
         "giscus", "related_publications", "sidebar", "author_profile", "share", "read_time",
         "redirect_from", "excerpt", "feature_row", "collection", "cv_pdf", "bib_search",
+        "group_rank", "team_frontpage", "lastname", "title_nav", "title_t",
     )
 }  # fmt: skip
 
@@ -545,7 +546,8 @@ def _repositories(site: Site, owner: SitePerson, path: Path) -> None:
             )
         elif name:
             site.skip(source, f"“{name[:100]}” is not a GitHub repository (owner/name)")
-    users = [plain(u) for u in data.get("github_users") or [] if plain(u)]
+    users = data.get("github_users") or []
+    users = [plain(u) for u in (users if isinstance(users, list) else [users]) if plain(u)]
     own = {link[2].rstrip("/").rpartition("/")[2].lower() for link in owner.links}
     others = [u for u in users if u.lower() not in own]
     if others:
@@ -700,14 +702,37 @@ def _member(site: Site, path: Path) -> None:
     as their bio."""
     front, body = front_matter(site, path)
     name = site.name(path)
-    printed = HONORIFIC.sub("", plain(front.get("name")) or plain(front.get("title")))
+    profile = front.get("profile") if isinstance(front.get("profile"), dict) else {}
+    # a lab's own profile layout (NEU HAI's): `profile.name`, `title` the role, `group`
+    printed = plain(front.get("name")) or plain(profile.get("name"))
+    role = front.get("role") or front.get("position") or (front.get("title") if printed else "")
+    printed = HONORIFIC.sub("", printed or plain(front.get("title")))
     if not printed:
         raise Unreadable(name, "the person has no name")
+    if PLACEHOLDER_NAME.match(printed):
+        site.leftovers.append(f"{name}: the site's example member ({printed})")
+        return
     person = SitePerson(key=path.stem, name=printed, source=name)
-    person.bio = clean_markdown(body) or clean_markdown(str(front.get("bio") or ""))
-    roles = split_roles(front.get("role") or front.get("position"))
+    person.bio = (
+        clean_markdown(body)
+        or clean_markdown(str(front.get("bio") or ""))
+        or clean_markdown(str(front.get("teaser") or ""))
+    )
+    roles = split_roles(role)
     person.title = ", ".join(roles)[:200]
-    person.groups = roles[:1]
+    group = plain(front.get("group"))
+    person.groups = [group] if group else roles[:1]
+    for key in ("website", "github", "twitter", "orcid", "scholar", "linkedin"):
+        value = plain(profile.get(key))
+        if value:
+            patterns = [SOCIALS[k] for k in (f"{key}_username", f"{key}_id") if k in SOCIALS]
+            url = web_url(value) or (patterns[0].format(value) if patterns else "")
+            if not (url and add_link(person, key, url)):
+                site.no_home.append(f"{name}: profile.{key} ({value[:60]})")
+    if profile.get("email") and not front.get("email"):
+        person.email = plain(profile["email"])
+    if profile.get("address"):
+        site.no_home.append(f"{name}: profile.address (an office address; people have none here)")
     person.alumni = front.get("ex_member") is True or str(front.get("ex_member")).lower() == "true"
     person.email = plain(front.get("email"))
     socials = front.get("socials") or front.get("social") or {}
@@ -720,14 +745,16 @@ def _member(site: Site, path: Path) -> None:
         if web_url(front.get(key)):
             add_link(person, key, web_url(front.get(key)))
     picture = front.get("image") or front.get("photo") or front.get("avatar")
-    profile = front.get("profile")
-    if not picture and isinstance(profile, dict):
+    if not picture:
         picture = profile.get("image")
     if picture:
         person.photo = inside(site, str(picture), *IMAGES)
         if person.photo is None:
             site.no_home.append(f"{name}: the photo {picture} (not in the folder)")
     site.people.append(person)
+
+
+PLACEHOLDER_NAME = re.compile(r"^(?:firstname lastname|first name last name|your name)$", re.I)
 
 
 def _lab_owner(site: Site, owner: SitePerson, config: dict[str, Any]) -> None:
