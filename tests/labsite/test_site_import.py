@@ -970,3 +970,33 @@ def test_two_author_folders_of_one_name_are_two_people(tmp_path):
     assert people.count() == 2
     assert sorted(p.is_alumnus for p in people) == [False, True]
     assert "Imported: 0 rows" in _import(tmp_path, "--apply")
+
+
+def test_a_hugo_landing_pages_blocks_land_in_the_labs_about_and_pages_or_are_named(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Kestrel Lab"\n')
+    _write(tmp_path, "content/authors/admin/_index.md", "---\ntitle: Ada Byron\n---\n")
+    _write(
+        tmp_path,
+        "content/_index.md",
+        "---\ntitle: Home\ntype: landing\nsections:\n"
+        "  - block: markdown\n    content:\n      title: About the lab\n"
+        "      text: We study birds.\n"
+        "  - block: collection\n    content:\n      title: Latest News\n"
+        "  - block: markdown\n    content:\n      title: Funding\n"
+        "      text: Funded by the sky.\n"
+        "---\n",
+    )
+    _write(
+        tmp_path,
+        "content/home/people.md",
+        "---\nwidget: people\nheadless: true\ntitle: Meet the Team\n---\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    from lab.models import LabSettings
+
+    assert LabSettings.objects.get().about_en == "We study birds."
+    assert Page.objects.get(title_en="Funding").body_en == "Funded by the sky."
+    assert "content/_index.md, block 2: the collection block “Latest News”" in report
+    assert "content/home/people.md: the people block “Meet the Team”" in report
