@@ -53,6 +53,7 @@ class SiteMap:
     collections: tuple[Collection, ...]
     navigation: str  # the data file that lists the menu
     samples: re.Pattern[str]  # the titles of the template's own sample items
+    placeholders: re.Pattern[str]  # the template's own words for a name or description
     sample_pages: frozenset[str]  # the template's own pages, by their address
     keys: dict[str, tuple[str, str]]  # the ledger's map: keys no reader reads, and why
     kinds: dict[str, str] = field(default_factory=dict)  # a paper's category → its kind
@@ -106,7 +107,7 @@ ACADEMICPAGES = SiteMap(
                 "title": ("title",),
                 "date": ("date",),
                 "venue": ("venue",),
-                "url": ("paperurl", "paper_url", "link"),
+                "url": ("paperurl", "paper_url", "link", "scholarurl"),
                 "slides": ("slidesurl",),
                 "bibtex": ("bibtexurl",),
                 "citation": ("citation",),
@@ -150,6 +151,7 @@ ACADEMICPAGES = SiteMap(
         Collection("_drafts", "draft"),
     ),
     navigation="_data/navigation.yml",
+    placeholders=re.compile(r"^(?:personal description|your name|your sidebar name)$", re.I),
     samples=re.compile(
         r"^(?:paper title number \d+|(?:talk|tutorial|conference proceeding talk) \d+ on "
         r"relevant topic in your field|teaching experience \d+|portfolio item number \d+|"
@@ -230,12 +232,31 @@ def read(site: Site, sitemap: SiteMap, owner_name: str = "") -> None:
         site.skip(sitemap.config, "the site does not name its owner; the profile is “Owner”")
     site.title = plain(config.get("title")) or owner.name
     site.tagline = plain(config.get("description"))
+    if sitemap.placeholders.match(site.tagline):
+        site.leftovers.append(f"{sitemap.config}: description “{site.tagline}”, the template's")
+        site.tagline = ""
     menu = _menu(site, sitemap)
     for collection in sitemap.collections:
         items = alfolio._items(site.root / collection.folder)
         site.each(items, lambda path, c=collection: _item(site, sitemap, c, path))
     pages = alfolio._items(site.root / "_pages")
     site.each(pages, lambda path: _page(site, sitemap, owner, menu, path))
+    _lab_account(site, owner)
+
+
+def _lab_account(site: Site, owner: SitePerson) -> None:
+    """A lab's site lists its people in a collection; the configuration's author, when none
+    of them, is the lab's own account (its text the lab's About), and the first member
+    owns the site."""
+    members = [p for p in site.people if p is not owner]
+    if not members or owner.name in {p.name for p in members}:
+        return
+    site.people.remove(owner)
+    site.organisations.append(f"{owner.source}: {owner.name}")
+    site.about = site.about or owner.bio
+    members[0].is_owner = True
+    if owner.links:
+        site.no_home.append(f"{owner.source}: the lab's links ({len(owner.links)}; not a person)")
 
 
 def _config(site: Site, sitemap: SiteMap) -> dict[str, Any]:
@@ -443,7 +464,19 @@ def _course(site: Site, sitemap: SiteMap, collection: Collection, path: Path, va
     )
 
 
+MEMBER_CATEGORY = re.compile(r"member|people|team|alumn|student|staff", re.I)
+
+
 def _project(site: Site, sitemap: SiteMap, collection: Collection, path: Path, values, body, title):
+    category = plain(values.get("category"))
+    if MEMBER_CATEGORY.search(category):  # a lab's people, kept as portfolio items
+        person = SitePerson(key=path.stem, name=title, source=site.name(path))
+        summary = re.sub(r"<img\b[^>]*>", "", str(_value(values, collection, "summary") or ""))
+        person.title = plain(summary)[:200]
+        person.bio = clean_markdown(re.sub(r"<[^>]+>", " ", body))
+        person.groups = [category]
+        site.people.append(person)
+        return
     summary = clean_markdown(
         re.sub(r"<img\b[^>]*>", "", str(_value(values, collection, "summary") or ""))
     )

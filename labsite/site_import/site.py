@@ -452,7 +452,8 @@ def has_form(text: str) -> bool:
 def plain(text: Any) -> str:
     """One line of text from a field that may hold Markdown emphasis or HTML: read as HTML
     (tags out, `&apos;` and `&amp;` as the characters they stand for), then cleaned."""
-    text = html.unescape(re.sub(r"<[^>]+>", "", str(text or "")))
+    text = re.sub(r"<br\s*/?>", " ", str(text or ""), flags=re.I)
+    text = html.unescape(re.sub(r"<[^>]+>", "", text))
     text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
     return " ".join(text.split())
 
