@@ -13,6 +13,7 @@ from typing import Any
 
 from labsite.site_import import alfolio
 from labsite.site_import.site import (
+    ORGANISATION,
     Site,
     SiteCourse,
     SitePerson,
@@ -105,7 +106,7 @@ ACADEMICPAGES = SiteMap(
             "publication",
             {
                 "title": ("title",),
-                "date": ("date",),
+                "date": ("date", "year"),
                 "venue": ("venue",),
                 "url": ("paperurl", "paper_url", "link", "scholarurl"),
                 "slides": ("slidesurl",),
@@ -245,16 +246,19 @@ def read(site: Site, sitemap: SiteMap, owner_name: str = "") -> None:
 
 
 def _lab_account(site: Site, owner: SitePerson) -> None:
-    """A lab's site lists its people in a collection; the configuration's author, when none
-    of them, is the lab's own account (its text the lab's About), and the first member
-    owns the site."""
+    """The configuration's author is the lab's own account (its text the lab's About), not a
+    person, when its name says so (a lab, a group, a centre, or the site's own title), or
+    when the site lists its people in a collection and the author is none of them; the
+    first member then owns the site."""
     members = [p for p in site.people if p is not owner]
-    if not members or owner.name in {p.name for p in members}:
+    names_the_lab = bool(ORGANISATION.search(owner.name)) or owner.name == site.title
+    if not names_the_lab and (not members or owner.name in {p.name for p in members}):
         return
     site.people.remove(owner)
     site.organisations.append(f"{owner.source}: {owner.name}")
     site.about = site.about or owner.bio
-    members[0].is_owner = True
+    if members:
+        members[0].is_owner = True
     if owner.links:
         site.no_home.append(f"{owner.source}: the lab's links ({len(owner.links)}; not a person)")
 
