@@ -251,7 +251,8 @@ def _lab_account(site: Site, owner: SitePerson) -> None:
     when the site lists its people in a collection and the author is none of them; the
     first member then owns the site."""
     members = [p for p in site.people if p is not owner]
-    names_the_lab = bool(ORGANISATION.search(owner.name)) or owner.name == site.title
+    # (an academicpages site is titled with its owner's name: that alone says no lab)
+    names_the_lab = bool(ORGANISATION.search(owner.name))
     if not names_the_lab and (not members or owner.name in {p.name for p in members}):
         return
     site.people.remove(owner)

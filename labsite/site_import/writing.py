@@ -191,6 +191,7 @@ class _Writer:
     def __init__(self, site: Site, report: Report, *, photos: bool, user: Any) -> None:
         self.site, self.report, self.photos, self.user = site, report, photos, user
         self.people: dict[str, Person] = {}  # a site person's key → the lab's person
+        self.index: PeopleIndex | None = None
 
     def write(self) -> None:
         self._lab_settings()
@@ -361,6 +362,8 @@ class _Writer:
             if not self._valid(person, f"{source.source}: {source.name}"):
                 return
             person.save()
+            if action == NEW and self.index is not None:
+                self.index.add(person)
         self.report.count("person", action, source.name)
         self.people[source.key] = person
         for kind, label, url in source.links:
@@ -399,7 +402,9 @@ class _Writer:
             self.report.count("award", NEW, name)
 
     def _match(self, source: SitePerson) -> Person | None:
-        index = PeopleIndex()
+        if self.index is None:  # one index for the whole site, each new person added
+            self.index = PeopleIndex()
+        index = self.index
         found: dict[int, Person] = {}
         for printed in (source.name, *source.name_variants):
             given, _, family = printed.strip().rpartition(" ")
