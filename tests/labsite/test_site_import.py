@@ -1000,3 +1000,83 @@ def test_a_hugo_landing_pages_blocks_land_in_the_labs_about_and_pages_or_are_nam
     assert Page.objects.get(title_en="Funding").body_en == "Funded by the sky."
     assert "content/_index.md, block 2: the collection block “Latest News”" in report
     assert "content/home/people.md: the people block “Meet the Team”" in report
+
+
+def test_an_academicpages_site_lands_through_its_map_and_its_samples_stay_out(tmp_path):
+    _write(
+        tmp_path,
+        "_config.yml",
+        "title: Ada Byron\ndescription: personal description\nauthor:\n  name: Ada Byron\n"
+        "  bio: Engine designer\n  github: adab\n  googlescholar: https://scholar.google.com/x\n"
+        "  location: London\n",
+    )
+    _write(tmp_path, "_data/navigation.yml", "main:\n  - title: Join\n    url: /join/\n")
+    _write(
+        tmp_path, "_pages/about.md", "---\npermalink: /\ntitle: About me\n---\nI build engines.\n"
+    )
+    _write(tmp_path, "_pages/join.md", "---\ntitle: Join\npermalink: /join/\n---\nWrite to us.\n")
+    _write(
+        tmp_path,
+        "_publications/2020-01-01-engine.md",
+        "---\ntitle: 'The Analytical Engine &amp; its notes'\ndate: 2020-01-01\n"
+        "venue: 'Journal of Engines'\npaperurl: 'https://example.org/engine.pdf'\n"
+        "authors: 'Byron A., Babbage C.'\n"
+        "citation: 'Byron, A. (2020). The Analytical Engine. doi:10.1000/engine.1'\n"
+        "---\nAbstract.\n",
+    )
+    _write(
+        tmp_path,
+        "_publications/2009-10-01-paper-title-number-1.md",
+        "---\ntitle: 'Paper Title Number 1'\ndate: 2009-10-01\n---\n",
+    )
+    _write(
+        tmp_path,
+        "_talks/2021-03-01-talk.md",
+        "---\ntitle: 'Engines today'\ntype: Talk\nvenue: Royal Society\ndate: 2021-03-01\n"
+        "location: London\n---\n",
+    )
+    _write(
+        tmp_path,
+        "_teaching/2022-course.md",
+        "---\ntitle: 'Engines 101'\ntype: Undergraduate course\nvenue: UCL\n"
+        "date: 2022-01-01\n---\n",
+    )
+    _write(tmp_path, "_posts/2023-05-01-First-Steps-In-NLP.md", "---\ndate: 2023-05-01\n---\nHi.\n")
+
+    report = _import(tmp_path, "--apply")
+
+    ada = Person.objects.get()
+    assert (ada.name, ada.title_en, ada.bio_en) == (
+        "Ada Byron",
+        "Engine designer",
+        "I build engines.",
+    )
+    assert Link.objects.filter(person=ada, url="https://github.com/adab").exists()
+    assert "author.location (London)" in report
+    paper = Publication.objects.get()
+    assert paper.title == "The Analytical Engine & its notes"
+    assert (paper.pdf_url, paper.doi) == ("https://example.org/engine.pdf", "10.1000/engine.1")
+    families = list(paper.authorships.order_by("position").values_list("family_name", flat=True))
+    assert families == ["Byron", "Babbage"]
+    assert Talk.objects.get().title_en == "Engines today"
+    assert Course.objects.get().title_en == "Engines 101"
+    assert Post.objects.get().title_en == "First Steps In Nlp"  # as Jekyll titles it
+    assert Page.objects.get(title_en="Join").is_published
+    assert "the template's sample publication" in report
+    assert "personal description" in report.split("Left out")[1]
+    assert "Imported: 0 rows" in _import(tmp_path, "--apply")
+
+
+def test_tabs_inside_a_yaml_flow_list_are_read_as_hugo_reads_them(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(tmp_path, "content/authors/admin/_index.md", "---\ntitle: Ada Byron\n---\n")
+    _write(
+        tmp_path,
+        "content/publication/a/index.md",
+        "---\ntitle: Paper A\ndate: 2020-01-01\nauthors: [admin,\n\tCharles Babbage]\n---\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    assert "Skipped" not in report
+    assert Publication.objects.get().authorships.count() == 2
