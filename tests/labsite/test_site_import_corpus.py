@@ -1,6 +1,7 @@
 """`import_site` over the corpus of real sites (tests/labsite/data/corpus and
 tests/labsite/data/sites, SOURCES.md in each): no site refused, no traceback, at least 95%
-of each site's expected facts landed, and a second run changes nothing; a fact that does not land is named in the preview.
+of each site's expected facts landed, any that does not named in the preview, and a second
+run changes nothing.
 
 Each `<site>.facts.yaml` was written from the site's files by a reader that is not the
 importer (front matter split by regex and read by PyYAML, BibTeX by bibtexparser, the
