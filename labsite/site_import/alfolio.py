@@ -30,6 +30,7 @@ from labsite.site_import.site import (
     plain,
     read_publications,
     read_text,
+    split_roles,
     web_url,
 )
 
@@ -72,6 +73,25 @@ SECTIONS = (
 )
 
 
+THEME = "a setting of al-folio's theme (labsite's own pages decide it)"
+# The keys of al-folio's front matter that no reader reads, and why: the ledger's map.
+KEYS = {
+    key: ("setting", THEME)
+    for key in (
+        "layout", "permalink", "nav", "nav_order", "dropdown", "children", "pagination",
+        "display_categories", "display_tags", "horizontal", "toc", "giscus_comments",
+        "disqus_comments", "related_posts", "comments", "importance", "mermaid", "chart",
+        "map", "tikzjax", "typograms", "pseudocode", "code_diff", "pretty_table", "tabs",
+        "distill", "_styles", "images", "featured", "social", "announcements",
+        "latest_posts", "selected_papers", "sitemap", "search", "hidden", "lang", "math",
+        "enable_math", "bibliography", "sort_date", "last_updated", "og_image", "icon",
+        "giscus", "related_publications", "sidebar", "author_profile", "share", "read_time",
+        "redirect_from", "excerpt", "feature_row", "collection", "cv_pdf", "bib_search",
+        "group_rank", "team_frontpage", "lastname", "title_nav", "title_t",
+    )
+}  # fmt: skip
+
+
 def _section(heading: str) -> str:
     return next((kind for kind, words in SECTIONS if words.search(heading)), "")
 
@@ -97,7 +117,7 @@ def read(site: Site, owner_name: str = "") -> None:
     owner = SitePerson(key="owner", name="", source="_config.yml", is_owner=True)
     site.people.append(owner)
     hidden = _hidden_collections(site)
-    site.each([site.root / "_pages" / "about.md"], lambda path: _about(site, owner, path))
+    site.each([_about_page(site)], lambda path: _about(site, owner, path))
     parts = (str(config.get(p) or "").strip() for p in ("first_name", "middle_name", "last_name"))
     owner.name = owner_name or owner.name or " ".join(part for part in parts if part)
     if not owner.name:
@@ -120,8 +140,10 @@ def read(site: Site, owner_name: str = "") -> None:
     site.each(_data_files(site, "coauthors.yml"), lambda path: _coauthors(site, path))
     site.each(_data_files(site, "repositories.yml"), lambda path: _repositories(site, owner, path))
     site.each(_data_files(site, "teaching.yml"), lambda path: _teaching_data(site, path))
-    site.each([site.root / "_pages" / "profiles.md"], lambda path: _profiles(site, owner, path))
-    _lab_owner(site, owner)
+    site.each(_profile_pages(site), lambda path: _profiles(site, owner, path))
+    for folder in _people_collections(site, config):
+        _collection(site, folder, hidden=False, read_one=_member)
+    _lab_owner(site, owner, config)
     _collection(site, "_news", hidden="news" in hidden, read_one=_news_item)
     _collection(site, "_projects", hidden="projects" in hidden, read_one=_project)
     _collection(site, "_posts", hidden="posts" in hidden, read_one=_post)
@@ -158,9 +180,11 @@ def _mapping(site: Site, path: Path) -> dict[str, Any]:
 
 def _config(site: Site) -> dict[str, Any]:
     path = site.root / "_config.yml"
-    config: dict[str, Any] = {}
-    site.each([path] if path.is_file() else [], lambda p: config.update(_mapping(site, p)))
-    return config
+    found: list[dict[str, Any]] = []
+    site.each([path] if path.is_file() else [], lambda p: found.append(_mapping(site, p)))
+    if found:
+        site.lands(path, "the lab's settings and its owner's profile")
+    return found[0] if found else {}
 
 
 def _site_name(site: Site, config: dict[str, Any], owner: SitePerson) -> None:
@@ -522,7 +546,8 @@ def _repositories(site: Site, owner: SitePerson, path: Path) -> None:
             )
         elif name:
             site.skip(source, f"“{name[:100]}” is not a GitHub repository (owner/name)")
-    users = [plain(u) for u in data.get("github_users") or [] if plain(u)]
+    users = data.get("github_users") or []
+    users = [plain(u) for u in (users if isinstance(users, list) else [users]) if plain(u)]
     own = {link[2].rstrip("/").rpartition("/")[2].lower() for link in owner.links}
     others = [u for u in users if u.lower() not in own]
     if others:
@@ -602,9 +627,9 @@ def _profile(
         return
     person = SitePerson(key=key or f"profile-{position + 1}", name=name, source=source)
     person.bio = clean_markdown(text)
-    role = plain(profile.get("role") or profile.get("position"))
-    person.title = role[:200]
-    person.groups = [role] if role else []
+    roles = split_roles(profile.get("role") or profile.get("position"))
+    person.title = ", ".join(roles)[:200]
+    person.groups = roles[:1]
     person.email = plain(profile.get("email"))
     for field_name, value in profile.items():
         if str(field_name).endswith("_url") and web_url(value):
@@ -614,12 +639,135 @@ def _profile(
     site.people.append(person)
 
 
-def _lab_owner(site: Site, owner: SitePerson) -> None:
+def _profile_pages(site: Site) -> list[Path]:
+    """The pages that list people: _pages/profiles.md, and any page of `layout: profiles`."""
+    found = []
+    for path in sorted((site.root / "_pages").glob("*")):
+        if path.suffix not in PAGE_SUFFIXES:
+            continue
+        if path.name == "profiles.md":
+            found.append(path)
+            continue
+        try:
+            front, _ = front_matter(site, path)
+        except Unreadable:
+            continue
+        if str(front.get("layout") or "") == "profiles":
+            found.append(path)
+    return found
+
+
+# Collections al-folio itself reads; any other a site declares may hold its people.
+OWN_COLLECTIONS = {"news", "projects", "posts", "drafts", "teachings", "books", "talks"}
+PERSON_FIELDS = {
+    "role", "position", "bio", "socials", "social", "image", "photo", "avatar", "profile",
+    "ex_member", "email", "website", "github", "scholar", "orcid", "linkedin", "twitter",
+}  # fmt: skip
+
+
+def _people_collections(site: Site, config: dict[str, Any]) -> list[str]:
+    """The folders of the site's own collections (`collections: people:` in _config.yml,
+    `_people/`) whose items look like people: a name and a role, bio, social or photo."""
+    declared = config.get("collections")
+    names = list(declared) if isinstance(declared, dict | list) else []
+    names = [str(n) for n in names if str(n) not in OWN_COLLECTIONS]
+    if (site.root / "_people").is_dir() and "people" not in names:
+        names.append("people")
+    folders = []
+    for name in names:
+        items = _items(site.root / f"_{name}")
+        if items and sum(_looks_like_a_person(site, p) for p in items) * 2 >= len(items):
+            folders.append(f"_{name}")
+    return folders
+
+
+def _looks_like_a_person(site: Site, path: Path) -> bool:
+    try:
+        values, _ = values_of_page(site, path)
+    except Unreadable:
+        return False
+    keys = {str(k).lower() for k in values}
+    return bool(keys & {"name", "title"}) and bool(keys & PERSON_FIELDS)
+
+
+def values_of_page(site: Site, path: Path) -> tuple[dict[str, Any], str]:
+    """A page's front matter without marking its keys as read (a look, not a reading)."""
+    scratch = Site(generator=site.generator, root=site.root)
+    return front_matter(scratch, path)
+
+
+def _member(site: Site, path: Path) -> None:
+    """A person of the lab's own collection, in al-folio's profile words: `name` (else
+    `title`), `role` (or `position`), `socials`, `ex_member`, an image, and the text below
+    as their bio."""
+    front, body = front_matter(site, path)
+    name = site.name(path)
+    profile = front.get("profile") if isinstance(front.get("profile"), dict) else {}
+    # a lab's own profile layout (NEU HAI's): `profile.name`, `title` the role, `group`
+    printed = plain(front.get("name")) or plain(profile.get("name"))
+    role = front.get("role") or front.get("position") or (front.get("title") if printed else "")
+    printed = HONORIFIC.sub("", printed or plain(front.get("title")))
+    if not printed:
+        raise Unreadable(name, "the person has no name")
+    if PLACEHOLDER_NAME.match(printed):
+        site.leftovers.append(f"{name}: the site's example member ({printed})")
+        return
+    person = SitePerson(key=path.stem, name=printed, source=name)
+    person.bio = (
+        clean_markdown(body)
+        or clean_markdown(str(front.get("bio") or ""))
+        or clean_markdown(str(front.get("teaser") or ""))
+    )
+    roles = split_roles(role)
+    person.title = ", ".join(roles)[:200]
+    group = plain(front.get("group"))
+    person.groups = [group] if group else roles[:1]
+    for key in ("website", "github", "twitter", "orcid", "scholar", "linkedin"):
+        value = plain(profile.get(key))
+        if value:
+            patterns = [SOCIALS[k] for k in (f"{key}_username", f"{key}_id") if k in SOCIALS]
+            url = web_url(value) or (patterns[0].format(value) if patterns else "")
+            if not (url and add_link(person, key, url)):
+                site.no_home.append(f"{name}: profile.{key} ({value[:60]})")
+    if profile.get("email") and not front.get("email"):
+        person.email = plain(profile["email"])
+    if profile.get("address"):
+        site.no_home.append(f"{name}: profile.address (an office address; people have none here)")
+    person.alumni = front.get("ex_member") is True or str(front.get("ex_member")).lower() == "true"
+    person.email = plain(front.get("email"))
+    socials = front.get("socials") or front.get("social") or {}
+    if isinstance(socials, dict):
+        for key, value in socials.items():
+            url = web_url(value) or (SOCIALS[key].format(value) if key in SOCIALS else "")
+            if not (url and add_link(person, str(key), url)):
+                site.no_home.append(f"{name}: socials.{key} ({plain(value)[:60]})")
+    for key in ("website", "github", "scholar", "orcid", "linkedin", "twitter"):
+        if web_url(front.get(key)):
+            add_link(person, key, web_url(front.get(key)))
+    picture = front.get("image") or front.get("photo") or front.get("avatar")
+    if not picture:
+        picture = profile.get("image")
+    if picture:
+        person.photo = inside(site, str(picture), *IMAGES)
+        if person.photo is None:
+            site.no_home.append(f"{name}: the photo {picture} (not in the folder)")
+    site.people.append(person)
+
+
+PLACEHOLDER_NAME = re.compile(r"^(?:firstname lastname|first name last name|your name)$", re.I)
+
+
+def _lab_owner(site: Site, owner: SitePerson, config: dict[str, Any]) -> None:
     """A lab's al-folio site names the lab where a researcher's names its owner
-    (`first_name: Aiello Research Group`): that is an account of the lab, not a person; its
-    text is the lab's About, and the first person of its team page owns the site."""
+    (`first_name: Aiello Research Group`, or the site's own title): that is an account of
+    the lab, not a person; its text is the lab's About, and the first person of its team
+    page owns the site."""
     team = [p for p in site.people if p is not owner]
-    if not team or not ORGANISATION.search(owner.name):
+    title = plain(config.get("title"))
+    is_lab = ORGANISATION.search(owner.name) or (
+        title and title.casefold() == owner.name.casefold() and len(team) > 1
+    )
+    if not team or not is_lab:
         return
     site.people.remove(owner)
     site.organisations.append(f"{owner.source}: {owner.name}")
@@ -633,8 +781,16 @@ def _lab_owner(site: Site, owner: SitePerson) -> None:
             )
 
 
+# The pages Jekyll builds (its Markdown extensions, HTML, and R Markdown as sites knit it).
+PAGE_SUFFIXES = (".md", ".markdown", ".html", ".Rmd", ".rmd")
+
+
+def _items(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*") if p.suffix in PAGE_SUFFIXES and p.is_file())
+
+
 def _collection(site: Site, folder: str, *, hidden: bool, read_one: Any) -> None:
-    paths = sorted(p for p in (site.root / folder).glob("*") if p.suffix in (".md", ".html"))
+    paths = _items(site.root / folder)
     if hidden and paths:
         pages = {"_news": "news.md", "_projects": "projects.md", "_posts": "blog.md"}
         page = pages.get(folder, "blog.md" if folder == "_drafts" else "teaching.md")
@@ -659,7 +815,8 @@ def _news_item(site: Site, path: Path) -> None:
     if date is None:
         raise Unreadable(name, "the news item has no date")
     text = clean_markdown(body)
-    if front.get("title") and not front.get("inline"):
+    inline = front.get("inline")
+    if front.get("title") and not inline:
         if text:
             site.no_home.append(f"{name}: the announcement's body (its title is the news)")
         text = plain(front["title"])
@@ -697,7 +854,7 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
     if body is None:
         return
     date = date_of(front.get("date")) or date_of(path.name[:10])
-    title = plain(front.get("title"))
+    title = plain(front.get("title")) or _titleized(path)
     if not title or date is None:
         raise Unreadable(name, f"the post has no {'title' if not title else 'date'}")
     authors = front.get("author") or front.get("authors")
@@ -714,6 +871,14 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
             published=not draft and front.get("published") is not False,
         )
     )
+
+
+def _titleized(path: Path) -> str:
+    """A post's title where it gives none, as Jekyll makes it from the file's name
+    (`2019-02-01-Compile-ATS-on-NERSC.md`: "Compile Ats On Nersc", each word capitalized
+    as Ruby's `capitalize` does)."""
+    slug = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", path.stem)
+    return " ".join(word.capitalize() for word in slug.split("-") if word)
 
 
 def _draft(site: Site, path: Path) -> None:
@@ -733,11 +898,33 @@ def _course(site: Site, path: Path) -> None:
 
 
 def _own_pages(site: Site) -> list[Path]:
+    handled = {*_profile_pages(site), _about_page(site)}
     return [
         path
-        for path in sorted((site.root / "_pages").glob("*.md"))
-        if path.name not in HANDLED_PAGES and not path.name.startswith("about_")
+        for path in sorted((site.root / "_pages").glob("*"))
+        if path.suffix in PAGE_SUFFIXES
+        and path.name not in HANDLED_PAGES
+        and not path.name.startswith("about_")
+        and path not in handled
     ]
+
+
+def _about_page(site: Site) -> Path:
+    """The owner's (or the lab's) landing text: _pages/about.md, else the page of `layout:
+    about` or at `permalink: /` (a lab's _pages/home.md)."""
+    about = site.root / "_pages" / "about.md"
+    if about.is_file():
+        return about
+    for path in sorted((site.root / "_pages").glob("*")):
+        if path.suffix not in PAGE_SUFFIXES:
+            continue
+        try:
+            front, _ = values_of_page(site, path)
+        except Unreadable:
+            continue
+        if front.get("layout") == "about" or str(front.get("permalink") or "") == "/":
+            return path
+    return about
 
 
 def _page(site: Site, path: Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from core.partial_dates import PartialDate
+from labsite.site_import.ledger import Tracked
 from labsite.site_import.site import (
     ORGANISATION,
     Site,
@@ -33,6 +34,7 @@ from labsite.site_import.site import (
     load_data,
     plain,
     read_text,
+    split_roles,
     web_url,
 )
 from publications.exports import CSL_TYPES
@@ -83,6 +85,29 @@ READ = {
     "authors", "publication", "publications", "event", "events", "talk", "talks", "project",
     "projects", "news", "post", "posts", "blog", "home",  # home: the page's widget settings
     "teaching", "courses",
+}  # fmt: skip
+
+
+THEME = "a setting of the Hugo theme's page (labsite's own pages decide it)"
+# The keys of Hugo Blox front matter that no reader reads, and why: the ledger's map.
+KEYS = {
+    key: ("setting", THEME)
+    for key in (
+        "math", "highlight", "cms_exclude", "view", "headless", "active", "design",
+        "advanced", "show_date", "date_format", "layout", "reading_time", "share",
+        "profile", "commentable", "editable", "show_related", "aliases", "menu", "toc",
+        "linktitle", "private", "sharing", "show_breadcrumb", "pager", "diagram", "cascade",
+        "outputs", "_build", "markup", "highlight_name", "image_preview", "preview_only",
+        "icon", "icon_pack", "lastmod", "cms", "hero_media", "all_day", "expirydate",
+        "show_post_time", "type", "widget", "weight", "draft", "header_image",
+    )
+} | {
+    "projects": ("named", "the related projects' keys: a paper is not linked to a project here"),
+    "slides": ("named", "the name of a slides page of the site (not imported)"),
+    "summary": ("named", "the page's one-line summary (its abstract or text is kept)"),
+    "publishdate": ("named", "when the page went up on the site (the item's own date is kept)"),
+    "date_end": ("named", "when an event ended (a talk keeps the day it began)"),
+    "subtitle": ("named", "the page's subtitle, which labsite's pages do not show"),
 }  # fmt: skip
 
 
@@ -192,8 +217,8 @@ def _site_name(site: Site, config: dict[str, Any]) -> None:
 
 
 def _config(site: Site) -> dict[str, Any]:
-    """The site's configuration: config/_default/{config,hugo,params}.*, or one file."""
-    config: dict[str, Any] = {}
+    """The site's configuration: config/_default/{config,hugo,params}.*, or one file, merged
+    as Hugo merges them (keeping where each key came from, for the ledger)."""
     names = ["hugo.yaml", "hugo.toml", "config.yaml", "config.toml", "hugo.json", "config.json"]
     folder = site.root / "config" / "_default"
     paths = [site.root / n for n in names] + [folder / n for n in names]
@@ -203,18 +228,19 @@ def _config(site: Site) -> dict[str, Any]:
         for suffix in ("yaml", "yml", "toml", "json")
     ]
 
+    config = Tracked()
+
     def read_one(path: Path) -> None:
         values = load_data(site, path)
         if not isinstance(values, dict):
             raise Unreadable(site.name(path), "not a set of settings")
-        if path.stem in ("params", "languages"):
-            config.setdefault(path.stem, {}).update(values)
+        site.lands(path, "the lab's settings")
+        if path.stem in ("params", "languages"):  # the file is the mapping under its name
+            values = Tracked({path.stem: values}, {path.stem: []})
+        if "params" in dict.keys(config) and "params" in dict.keys(values):
+            dict.__getitem__(config, "params").absorb(dict.__getitem__(values, "params"))
         else:
-            for key, value in values.items():
-                if key == "params" and isinstance(value, dict):
-                    config.setdefault("params", {}).update(value)
-                else:
-                    config[key] = value
+            config.absorb(values)
 
     site.each([p for p in paths if p.is_file()], read_one)
     return config
@@ -310,10 +336,18 @@ def _own_pages(site: Site, content: Path) -> None:
     for folder in sorted(p for p in content.iterdir() if p.is_dir() and p.name not in READ):
         paths += sorted(folder.glob("**/*.md"))
     paths += sorted(p for p in content.glob("*.md") if p.name not in names)
+    # the home page: its own blocks (`sections:`), or the widget pages of content/home/
+    paths += [p for p in (content / "_index.md",) if p.is_file()]
+    paths += sorted((content / "home").glob("*.md")) + sorted((content / "home").glob("*/index.md"))
 
     def read_one(path: Path) -> None:
         front, body = front_matter(site, path)
-        if clean_markdown(body) and not is_hidden(front):
+        home = path == content / "_index.md" or path.is_relative_to(content / "home")
+        if _is_landing(front) and (home or front.get("sections")):
+            _landing(site, path, front, body)
+        elif front.get("widget") and not clean_markdown(body):
+            _block(site, site.name(path), str(front["widget"]), plain(front.get("title")), "")
+        elif clean_markdown(body) and not is_hidden(front):
             if has_form(body):
                 site.no_home.append(f"{site.name(path)}: its form (labsite's pages hold no forms)")
             site.pages.append(
@@ -328,6 +362,73 @@ def _own_pages(site: Site, content: Path) -> None:
             )
 
     site.each(_fresh(site, paths), read_one)
+
+
+# The blocks of a landing page (Hugo Blox `sections:`, Academic's widget pages), by what
+# becomes of them: their text is the lab's About (the first) or a page of the lab's; a
+# profile block shows the owner's author file, read already; any other lists the site's
+# content, which labsite's home shows from its own sections.
+TEXT_BLOCKS = {"markdown", "blank", "hero", "cta", "cta-card", "cta-button-list", "text"}
+PROFILE_BLOCKS = {
+    "about", "about.biography", "about.avatar", "resume-biography", "resume-biography-3",
+    "resume-experience", "experience", "resume-awards", "accomplishments", "resume-skills",
+    "skills", "resume-languages",
+}  # fmt: skip
+
+
+ABOUT_TITLE = re.compile(r"about|welcome|intro|overview|who we are|our lab|关于|简介", re.I)
+
+
+def _is_landing(front: dict[str, Any]) -> bool:
+    return isinstance(front.get("sections"), list) or bool(front.get("widget"))
+
+
+def _landing(site: Site, path: Path, front: dict[str, Any], body: str) -> None:
+    """A page built of blocks: each block's text lands (the lab's About, else a page of its
+    own) or the block is named for what it shows."""
+    name = site.name(path)
+    if front.get("widget"):  # one block, its text the page's body
+        _block(site, name, str(front["widget"]), plain(front.get("title")), clean_markdown(body))
+        return
+    for position, block in enumerate(front["sections"], start=1):
+        if not isinstance(block, dict):
+            continue
+        content = block.get("content") if isinstance(block.get("content"), dict) else {}
+        kind = str(block.get("block") or block.get("widget") or "")
+        title = plain(content.get("title")) or plain(block.get("title"))
+        text = clean_markdown(str(content.get("text") or ""))
+        _block(site, f"{name}, block {position}", kind, title, text)
+    if clean_markdown(body):
+        _block(site, name, "markdown", plain(front.get("title")), clean_markdown(body))
+
+
+def _block(site: Site, where: str, kind: str, title: str, text: str) -> None:
+    kind = kind.strip().lower()
+    named = f"“{title}”" if title else "untitled"
+    if kind in TEXT_BLOCKS and text:
+        if not site.about and (kind == "hero" or ABOUT_TITLE.search(title) or not title):
+            site.about = text
+            site.no_home.append(f"{where}: the {kind} block {named} is the lab's About")
+        else:
+            site.pages.append(
+                SitePage(
+                    title=title or f"{kind.title()} ({where})",
+                    body=text,
+                    source=where.split(",")[0],
+                    in_menu=False,
+                )
+            )
+    elif kind in PROFILE_BLOCKS:
+        site.no_home.append(
+            f"{where}: the {kind} block {named} shows the owner's profile (from the author's file)"
+        )
+    elif kind in TEXT_BLOCKS:
+        site.no_home.append(f"{where}: the {kind} block {named} holds no text (a layout only)")
+    elif kind:
+        site.no_home.append(
+            f"{where}: the {kind} block {named} lists the site's content (labsite's home "
+            "shows its own sections)"
+        )
 
 
 def _pages(content: Path, *sections: str) -> list[Path]:
@@ -347,7 +448,7 @@ def _split(name: str) -> tuple[str, str]:
 def _person(site: Site, key: str, source: str, values: dict[str, Any]) -> SitePerson:
     """What both author schemas share."""
     person = SitePerson(key=key, name="", source=source)
-    person.title = plain(values.get("role"))
+    person.title = ", ".join(split_roles(values.get("role")))
     person.bio = clean_markdown(str(values.get("bio") or ""))
     person.interests = [plain(i) for i in _list(values.get("interests")) if plain(i)]
     person.email = str(values.get("email") or "")
@@ -545,23 +646,89 @@ def _names(site: Site, keys: Any) -> list[str]:
     return [people.get(str(k), plain(k)) for k in _list(keys) if plain(k)]
 
 
-def _links(values: dict[str, Any]) -> dict[str, str]:
-    """{Record field: address} from a page's `links` and older `url_pdf`-style fields."""
-    found = {}
+# Hugo Academic's and Wowchemy's link fields (`url_pdf`, `links: [{name, url}]`) by the
+# word that names them, and where each lands: a Record field, or a named link ("Dataset").
+LINK_WORDS = {
+    "pdf": "pdf_url",
+    "paper": "pdf_url",
+    "code": "code_url",
+    "github": "code_url",
+    "slides": "slides_url",
+    "video": "video_url",
+    "youtube": "video_url",
+    "project": "project_url",
+    "site": "project_url",
+    "website": "project_url",
+    "dataset": "Dataset",
+    "data": "Dataset",
+    "source": "Source",
+    "poster": "Poster",
+    "preprint": "Preprint",
+    "supplement": "Supplement",
+    "blog": "Blog",
+}
+ARXIV_URL = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/((?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)"
+)
+DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\S+)$", re.I)
+
+
+def _urls(value: Any) -> list[str]:
+    """The addresses a link field gives: one, or a YAML list of them (older Academic)."""
+    values = value if isinstance(value, list) else [value]
+    return [url for url in (web_url(v) for v in values) if url]
+
+
+def _links(values: dict[str, Any]) -> dict[str, Any]:
+    """{Record field: address} from a page's `links` and its `url_*` fields; a name with no
+    field of its own ("Dataset", a custom name) under "named" as [(label, address)]; an arXiv
+    or DOI link as the paper's arXiv id or DOI."""
+    found: dict[str, Any] = {"named": []}
+
+    def take(word: str, label: str, url: str) -> None:
+        if match := ARXIV_URL.search(url):
+            found.setdefault("arxiv_id", match[1])
+            return
+        if match := DOI_URL.match(url):
+            found.setdefault("doi", match[1])
+            return
+        home = next((LINK_WORDS[w] for w in re.split(r"[\W_]+", word) if w in LINK_WORDS), "")
+        if home.endswith("_url") and home not in found:
+            found[home] = url
+        elif url not in [u for _, u in found["named"]] and url not in found.values():
+            found["named"].append((label or home or word.replace("_", " ").title(), url))
+
     for link in _list(values.get("links")):
         if not isinstance(link, dict):
             continue
-        kind = str(link.get("type") or link.get("name") or link.get("icon") or "").lower()
-        url = web_url(link.get("url"))
-        for word, name in LINK_FIELDS.items():
-            if word in kind and url:
-                found.setdefault(name, url)
         if link.get("provider") == "arxiv" and link.get("id"):
             found.setdefault("arxiv_id", str(link["id"]))
-    for word, name in LINK_FIELDS.items():
-        if url := web_url(values.get(f"url_{word}")):
-            found.setdefault(name, url)
+        kind = str(link.get("type") or link.get("name") or link.get("icon") or "").lower()
+        for url in _urls(link.get("url")):
+            take(kind, plain(link.get("name")), url)
+    for key in list(dict.keys(values)):
+        word = str(key).lower()
+        if word.startswith("url_"):
+            for url in _urls(values.get(key)):
+                take(word.removeprefix("url_"), "", url)
     return found
+
+
+def _apply_links(record: Record, links: dict[str, Any]) -> None:
+    """Each link in its home on the record; the first named one as its other link, the rest
+    kept with it as its source's fields."""
+    for name, value in links.items():
+        if name == "named":
+            continue
+        if name == "doi":
+            value = clean_doi(value)
+        if value and not getattr(record, name):
+            setattr(record, name, str(value))
+    for label, url in links["named"]:
+        if not record.other_url:
+            record.other_url, record.other_label = url, label[:100]
+        elif url != record.other_url:
+            record.source_fields[label.lower()] = url
 
 
 def _publication(site: Site, path: Path) -> None:
@@ -584,23 +751,31 @@ def _publication(site: Site, path: Path) -> None:
         records = []
     record = records[0] if records else Record(label=name)
     record.title = plain(values.get("title")) or record.title  # the title the site shows
+    # the page's own fields, where cite.bib (which wins) does not say
     types = _list(values.get("publication_types"))
-    if not records:
-        kind = str(types[0]) if types else ""
+    kind = str(types[0]) if types else ""
+    if not record.kind:
         record.kind = KINDS.get(kind) or NUMBERED_KINDS.get(kind) or Publication.Kind.OTHER
-        record.venue_name = plain(values.get("publication")).removeprefix("In ").strip()
-        record.venue_short = plain(values.get("publication_short")).removeprefix("In ").strip()
-        record.date = date_of(values.get("date"))
-        doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+    venue = plain(values.get("publication")).removeprefix("In ").strip()
+    short = plain(values.get("publication_short")).removeprefix("In ").strip()
+    record.venue_name = record.venue_name or venue
+    record.venue_short = record.venue_short or short
+    record.date = record.date or date_of(values.get("date"))
+    doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+    if doi and not record.doi:
         record.doi = clean_doi(doi)
-        if doi and not record.doi:
+        if not record.doi:
             record.dropped.append(f"invalid DOI “{doi[:200]}” (dropped)")
     hugoblox = values.get("hugoblox") if isinstance(values.get("hugoblox"), dict) else {}
     ids = hugoblox.get("ids") if isinstance(hugoblox.get("ids"), dict) else {}
-    for field, value in {**_links(values), "arxiv_id": ids.get("arxiv") or ""}.items():
-        if value and not getattr(record, field):
-            setattr(record, field, str(value))
-    record.abstract = record.abstract or clean_markdown(str(values.get("abstract") or ""))
+    if ids.get("arxiv") and not record.arxiv_id:
+        record.arxiv_id = str(ids["arxiv"])
+    _apply_links(record, _links(values))
+    record.abstract = (
+        record.abstract
+        or clean_markdown(str(values.get("abstract") or ""))
+        or plain(values.get("summary"))
+    )
     if values.get("featured") is not None and record.is_selected is None:
         record.is_selected = bool(values["featured"])
     authors = _names(site, values.get("authors"))
@@ -629,7 +804,16 @@ def _event(site: Site, path: Path) -> None:
     if not title or date is None:
         raise Unreadable(name, f"the talk has no {'title' if not title else 'date'}")
     address = values.get("address") if isinstance(values.get("address"), dict) else {}
+    if not address and plain(values.get("location")):
+        address = {"city": plain(values.get("location"))}  # older Academic: one line
     links = _links(values)
+    others = [
+        url for key, url in links.items() if key not in ("slides_url", "video_url", "named") and url
+    ] + [url for _, url in links["named"]]
+    if others:
+        site.no_home.append(
+            f"{name}: its links {', '.join(others)} (a talk keeps slides and video)"
+        )
     site.talks.append(
         SiteTalk(
             title=title,
@@ -660,7 +844,9 @@ def _project(site: Site, path: Path) -> None:
             title=title,
             description=clean_markdown(body) or plain(values.get("summary")),
             source=name,
-            url=web_url(values.get("external_link")) or links.get("project_url", ""),
+            url=web_url(values.get("external_link"))
+            or links.get("project_url", "")
+            or next(iter([u for k, u in links.items() if k.endswith("_url")]), ""),
             tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
         )
     )

@@ -5,6 +5,7 @@ generators' authors write it, dates, links and the files a page names."""
 import datetime
 import functools
 import hashlib
+import html
 import json
 import re
 import tomllib
@@ -17,8 +18,11 @@ import yaml
 
 from core.partial_dates import PartialDate
 from core.weblinks import is_web_url
+from labsite.site_import.ledger import Ledger
 from publications.importing import ImportProblem, Record, read_bibtex
 
+# libyaml's loader where PyYAML was built with it: the same YAML, read several times faster
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # a front matter page or data file read whole
 UNEXPECTED = "its shape is not one this reader knows"
 # An account that is the lab itself, not a person: its name says so.
@@ -65,6 +69,7 @@ class SitePerson:
     groups: list[str] = field(default_factory=list)  # a lab site's groups, as it writes them
     member_since: PartialDate | None = None
     member_until: PartialDate | None = None
+    alumni: bool = False  # the site says the person has left (al-folio's `ex_member`)
 
 
 @dataclass
@@ -157,6 +162,14 @@ class Site:
     leftovers: list[str] = field(default_factory=list)  # the template's samples, left out
     no_home: list[str] = field(default_factory=list)  # what the site says that has no place
     skipped: list[str] = field(default_factory=list)  # what cannot be read: file, line, why
+    ledger: Ledger = field(default_factory=Ledger)  # every file and key, accounted for
+    landings: dict[str, str] = field(default_factory=dict)  # file → where it landed
+
+    def lands(self, path: Path | str, where: str) -> None:
+        """Say where a file's values landed, for the ledger (a file whose items are people,
+        papers, news… is known by their `source` already)."""
+        name = path if isinstance(path, str) else self.name(path)
+        self.landings.setdefault(name, where)
 
     @property
     def owner(self) -> SitePerson | None:
@@ -272,6 +285,7 @@ def read_publications(site: Site, path: Path) -> None:
 def read_text(site: Site, path: Path) -> str:
     """A text file of the site; one larger than a page could be is refused (the whole site),
     one that is not UTF-8 is skipped."""
+    site.ledger.opened(site.name(path))
     if path.stat().st_size > MAX_TEXT_BYTES:
         raise SiteProblem(f"{site.name(path)} is larger than {MAX_TEXT_BYTES // 2**20} MB.")
     try:
@@ -281,17 +295,20 @@ def read_text(site: Site, path: Path) -> str:
 
 
 def load_yaml(site: Site, path: Path) -> Any:
-    return _yaml(site.name(path), read_text(site, path))
+    return site.ledger.track(site.name(path), _yaml(site.name(path), read_text(site, path)))
 
 
 def load_data(site: Site, path: Path) -> Any:
     """A data file as Hugo reads data/ (YAML, TOML or JSON by its suffix)."""
-    text = read_text(site, path)
+    return site.ledger.track(site.name(path), _data(site.name(path), read_text(site, path), path))
+
+
+def _data(name: str, text: str, path: Path) -> Any:
     if path.suffix == ".toml":
-        return _toml(site.name(path), text)
+        return _toml(name, text)
     if path.suffix == ".json":
-        return _json(site.name(path), text)
-    return _yaml(site.name(path), text)
+        return _json(name, text)
+    return _yaml(name, text)
 
 
 def _yaml(name: str, text: str, first_line: int = 1) -> Any:
@@ -299,10 +316,10 @@ def _yaml(name: str, text: str, first_line: int = 1) -> Any:
     (`title:\tA paper`, a tab after a value), so a text PyYAML refuses for a tab is read again
     with spaces for its tabs (tabs that indent stay refused, by them as by us)."""
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=FAST_LOADER)
     except (yaml.YAMLError, ValueError) as error:
         if "\t" in text:
-            spaced = re.sub(r"(?m)(?<=\S)([^\S\n]*)\t", lambda m: m[1] + " ", text)
+            spaced = re.sub(r"(?m)(?<=\S)([^\S\n]*)\t", lambda m: m[1] + " ", _flow_tabs(text))
             try:
                 return yaml.safe_load(spaced)
             except (yaml.YAMLError, ValueError):
@@ -312,6 +329,25 @@ def _yaml(name: str, text: str, first_line: int = 1) -> Any:
         line = first_line + mark.line if mark else None
         reason = getattr(error, "problem", None) or str(error)
         raise Unreadable(name, f"not valid YAML ({reason})", line) from None
+
+
+def _flow_tabs(text: str) -> str:
+    """Tabs inside a flow list or mapping (`tags: [a,\n\tb]`) as spaces: there YAML (and
+    Hugo) take a tab as any other white space; PyYAML refuses one that starts a line."""
+    out, depth, quote = [], 0, ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'" and depth:
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}" and depth:
+            depth -= 1
+        elif char == "\t" and depth:
+            char = " "
+        out.append(char)
+    return "".join(out)
 
 
 def _toml(name: str, text: str, first_line: int = 1) -> Any:
@@ -345,7 +381,7 @@ def front_matter(site: Site, path: Path) -> tuple[dict[str, Any], str]:
             values, end = json.JSONDecoder().raw_decode(text)
         except ValueError:
             raise Unreadable(name, "its JSON front matter is not valid", first_line) from None
-        return _fields(name, values, first_line), text[end:].lstrip("\n")
+        return site.ledger.track(name, _fields(name, values, first_line)), text[end:].lstrip("\n")
     fence = text[:3]
     if fence not in _FENCES or text[3:].partition("\n")[0].strip():
         return {}, text
@@ -358,7 +394,19 @@ def front_matter(site: Site, path: Path) -> tuple[dict[str, Any], str]:
     head = "\n".join(lines[1:close])
     parse = _toml if fence == "+++" else _yaml
     values = parse(name, head, first_line + 1) or {}
-    return _fields(name, values, first_line), "\n".join(lines[close + 1 :])
+    return site.ledger.track(name, _fields(name, values, first_line)), "\n".join(lines[close + 1 :])
+
+
+def values_of(site: Site, path: Path) -> Any:
+    """A file's front matter or data as the generators read it, for the ledger to list the
+    keys of a file no reader opened; None when it cannot be read."""
+    scratch = Site(generator=site.generator, root=site.root)
+    try:
+        if path.suffix.lower() in (".yml", ".yaml", ".toml", ".json"):
+            return load_data(scratch, path)
+        return front_matter(scratch, path)[0]
+    except (Unreadable, SiteProblem):
+        return None
 
 
 def _fields(name: str, values: Any, line: int) -> dict[str, Any]:
@@ -423,10 +471,20 @@ def has_form(text: str) -> bool:
 
 
 def plain(text: Any) -> str:
-    """One line of text from a field that may hold Markdown emphasis or HTML tags."""
-    text = re.sub(r"<[^>]+>", "", str(text or ""))
+    """One line of text from a field that may hold Markdown emphasis or HTML: read as HTML
+    (tags out, `&apos;` and `&amp;` as the characters they stand for), then cleaned."""
+    text = re.sub(r"<br\s*/?>", " ", str(text or ""), flags=re.I)
+    text = html.unescape(re.sub(r"<[^>]+>", "", text))
     text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
     return " ".join(text.split())
+
+
+def split_roles(value: Any) -> list[str]:
+    """A role as sites write it, with `<br>` (or a new line, or " | ") between its parts:
+    each part as plain text."""
+    text = str(value or "")
+    parts = re.split(r"<br\s*/?>|\n|\s\|\s", text, flags=re.I)
+    return [plain(part) for part in parts if plain(part)]
 
 
 def date_of(value: Any) -> PartialDate | None:

@@ -21,7 +21,7 @@ from django.db import models, transaction
 from core import images
 from core.slugs import unique_slug
 from lab.models import LabSettings, MemberRole
-from labsite.site_import import alfolio, hugo
+from labsite.site_import import alfolio, hugo, maps
 from labsite.site_import.groups import GroupMapping, mappings
 from labsite.site_import.site import (
     Site,
@@ -30,6 +30,7 @@ from labsite.site_import.site import (
     SitePerson,
     SitePost,
     SiteProblem,
+    values_of,
 )
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications import importing
@@ -84,20 +85,34 @@ def _unzip(path: Path, folder: Path) -> None:
 
 
 def _read(root: Path, owner_name: str) -> Site:
+    sitemap = maps.site_map(root)
+    if sitemap is not None:
+        site = Site(generator=sitemap.generator, root=root)
+        site.ledger.known = sitemap.keys
+        maps.read(site, sitemap, owner_name)
+        return _closed(site)
     if alfolio.is_site(root):
         site = Site(generator=alfolio.GENERATOR, root=root)
+        site.ledger.known = alfolio.KEYS
         alfolio.read(site, owner_name)
-        return site
+        return _closed(site)
     hugo_root = hugo.site_root(root)
     if hugo_root is not None:
         site = Site(generator=hugo.GENERATOR, root=hugo_root)
+        site.ledger.known, site.ledger.fold = hugo.KEYS, True
         hugo.read(site, owner_name)
-        return site
+        return _closed(site)
     raise SiteProblem(
         f"{root.name or root} is neither an al-folio site (no _pages, _bibliography, _news or "
         "_projects folder) nor a Hugo Blox site (no config/_default or hugo.yaml beside a "
         "content folder)."
     )
+
+
+def _closed(site: Site) -> Site:
+    """The site with its ledger closed: every file and key accounted for."""
+    site.ledger.close(site, lambda path: values_of(site, path))
+    return site
 
 
 @dataclass
@@ -154,7 +169,13 @@ def import_site(
     except _Preview:
         pass
     report.written = apply
-    report.notes = list(site.no_home) + _unhomed(site) + report.notes
+    report.notes = (
+        list(site.no_home)
+        + _unhomed(site)
+        + report.notes
+        + site.ledger.not_read_lines()
+        + site.ledger.known_lines()
+    )
     return report
 
 
@@ -170,6 +191,7 @@ class _Writer:
     def __init__(self, site: Site, report: Report, *, photos: bool, user: Any) -> None:
         self.site, self.report, self.photos, self.user = site, report, photos, user
         self.people: dict[str, Person] = {}  # a site person's key → the lab's person
+        self.index: PeopleIndex | None = None
 
     def write(self) -> None:
         self._lab_settings()
@@ -296,6 +318,7 @@ class _Writer:
             role = role or mapping.role
             left = left or mapping.alumni
             is_person = is_person and mapping.person
+        left = left or source.alumni
         if source.member_until is not None:
             left = left or source.member_until.last_day() < datetime.date.today()
         if not role:
@@ -310,6 +333,8 @@ class _Writer:
             self.report.notes.append(f"{source.source}: {source.name} is in a group of no members")
             return
         person = self._match(source)
+        if person is not None and person in self.people.values():
+            person = None  # another folder of the site is that person: two folders, two people
         action = UNCHANGED
         if person is None:
             person = Person(
@@ -348,6 +373,8 @@ class _Writer:
             if not self._valid(person, f"{source.source}: {source.name}"):
                 return
             person.save()
+            if action == NEW and self.index is not None:
+                self.index.add(person)
         self.report.count("person", action, source.name)
         self.people[source.key] = person
         for kind, label, url in source.links:
@@ -386,12 +413,19 @@ class _Writer:
             self.report.count("award", NEW, name)
 
     def _match(self, source: SitePerson) -> Person | None:
-        index = PeopleIndex()
+        if self.index is None:  # one index for the whole site, each new person added
+            self.index = PeopleIndex()
+        index = self.index
         found: dict[int, Person] = {}
         for printed in (source.name, *source.name_variants):
             given, _, family = printed.strip().rpartition(" ")
             author = AuthorRecord(given=given, family=family, orcid=source.orcid)
             found |= {p.pk: p for p in index.candidates(author)}
+        namesakes = [p for p in self.site.people if p.name == source.name]
+        if len(found) > 1 and len(found) == len(namesakes):
+            # the site's own namesakes (two folders, two people), met again in folder order
+            position = namesakes.index(source)
+            return [found[pk] for pk in sorted(found)][position]
         if len(found) > 1:
             names = ", ".join(sorted(p.name for p in found.values()))
             self.report.notes.append(

@@ -389,6 +389,10 @@ class _EntryReader:
                 continue
             if name == "html" and _ARXIV_IN_TEXT.search(value):
                 continue  # the arXiv page, which the paper's arXiv id links to
+            if name == "html" and record.url and record.url != value:
+                # al-folio shows `html` as the paper's page; its `url` is the template's
+                record.source_fields["url"], record.url = record.url, value
+                continue
             attribute, label = home if isinstance(home, tuple) else (home, "")
             if getattr(record, attribute) and getattr(record, attribute) != value:
                 record.source_fields[name] = value  # its home is taken by another link

@@ -45,6 +45,7 @@ LINK_HOMES = {
     "poster": ("other_url", "Poster"),
     "blog": ("other_url", "Blog"),
     "supp": ("other_url", "Supplement"),
+    "dataset": ("other_url", "Dataset"),
 }
 
 # Fields named in the preview as left out, with why; they have no meaning here.

@@ -42,6 +42,14 @@ class PeopleIndex:
             for form in person.name_forms():
                 self.by_name.setdefault(form, []).append(person)
 
+    def add(self, person: Person) -> None:
+        """A person made since the index was built (a site's import adds them one by one)."""
+        if person.orcid:
+            self.by_orcid[person.orcid] = person
+        for form in person.name_forms():
+            self.by_name.setdefault(form, []).append(person)
+        self.seen.clear()
+
     def candidates(self, author: AuthorRecord) -> list[Person]:
         """Identifiers first (ORCID, then the author's ids at OpenAlex, DBLP, Semantic
         Scholar), then the printed name with its variants."""

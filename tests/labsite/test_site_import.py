@@ -878,3 +878,221 @@ def test_texts_beyond_their_size_are_named_and_the_rest_comes_in(tmp_path):
     assert "at most 2000 characters (it has 3299)" in report  # the news item, skipped
     assert Person.objects.get().bio == ""
     assert NewsItem.objects.count() == 3  # the template's three
+def test_an_al_folio_labs_own_people_collection_is_its_people_and_the_lab_no_person(tmp_path):
+    _write(
+        tmp_path,
+        "_config.yml",
+        "title: Kestrel Lab\nfirst_name: Kestrel\nlast_name: Lab\n"
+        "collections:\n  news:\n    output: true\n  people:\n    output: true\n",
+    )
+    _write(tmp_path, "_pages/home.md", "---\nlayout: about\npermalink: /\n---\nWe study birds.\n")
+    _write(
+        tmp_path,
+        "_pages/team.md",
+        "---\nlayout: profiles\ntitle: Team\npermalink: /team/\n---\n",
+    )
+    _write(
+        tmp_path,
+        "_people/ada.md",
+        "---\nname: Ada Byron\nrole: Professor<br>Director\nsocials:\n"
+        "  github_username: adab\n---\nAda leads the lab.\n",
+    )
+    _write(
+        tmp_path,
+        "_people/bob.markdown",
+        "---\nname: Bob Stone\nrole: PhD student\nex_member: true\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    assert sorted(Person.objects.values_list("name", flat=True)) == ["Ada Byron", "Bob Stone"]
+    ada = Person.objects.get(name="Ada Byron")
+    assert ada.title_en == "Professor, Director"
+    assert Link.objects.filter(person=ada, url="https://github.com/adab").exists()
+    assert Person.objects.get(name="Bob Stone").is_alumnus
+    from lab.models import LabSettings
+
+    assert LabSettings.objects.get().about_en == "We study birds."
+    assert not Page.objects.filter(title_en__in=["home", "Team"]).exists()
+
+
+def test_every_hugo_link_field_lands_and_a_link_written_as_a_list_too(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(tmp_path, "content/authors/admin/_index.md", "---\ntitle: Ada Byron\n---\n")
+    _write(
+        tmp_path,
+        "content/publication/a/index.md",
+        "---\ntitle: Paper A\ndate: 2020-01-01\nurl_pdf:\n  - http://example.org/a.pdf\n"
+        "url_arxiv: https://arxiv.org/abs/2001.01234\nurl_dataset: https://data.example.org/a\n"
+        "url_code: https://github.com/ada/a\nlinks:\n  - name: Demo\n    url: https://demo.example.org\n"
+        "---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/b/index.md",
+        "---\ntitle: Paper B\ndate: 2021-01-01\nURL_PDF: https://example.org/b.pdf\n"
+        "url_slides: https://example.org/b-slides.pdf\nurl_video: https://youtu.be/b\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    a = Publication.objects.get(title="Paper A")
+    assert a.pdf_url == "http://example.org/a.pdf"
+    assert a.arxiv_id == "2001.01234"
+    assert a.code_url == "https://github.com/ada/a"
+    named = {a.other_url, *a.source_fields.values()} if a.source_fields else {a.other_url}
+    assert {"https://data.example.org/a", "https://demo.example.org"} <= named
+    b = Publication.objects.get(title="Paper B")
+    assert (b.pdf_url, b.slides_url, b.video_url) == (
+        "https://example.org/b.pdf",
+        "https://example.org/b-slides.pdf",
+        "https://youtu.be/b",
+    )
+
+
+def test_al_folios_html_link_wins_over_the_templates_url(tmp_path):
+    _write(tmp_path, "_config.yml", "first_name: Ada\nlast_name: Byron\n")
+    _write(
+        tmp_path,
+        "_bibliography/papers.bib",
+        "@inproceedings{a, title={Paper A}, author={Byron, Ada}, year={2020},"
+        " booktitle={Proc. X}, url={https://alshedivat.github.io/al-folio/},"
+        " html={https://papers.example.org/a}, dataset={https://data.example.org/a}}\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    paper = Publication.objects.get(title="Paper A")
+    assert paper.url == "https://papers.example.org/a"
+    assert paper.other_url == "https://data.example.org/a"
+
+
+def test_two_author_folders_of_one_name_are_two_people(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(
+        tmp_path,
+        "content/authors/wei-li/_index.md",
+        "---\ntitle: Wei Li\nuser_groups: [PhD Students]\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/authors/wei-li-2/_index.md",
+        "---\ntitle: Wei Li\nuser_groups: [Alumni]\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    people = Person.objects.filter(name="Wei Li")
+    assert people.count() == 2
+    assert sorted(p.is_alumnus for p in people) == [False, True]
+    assert "Imported: 0 rows" in _import(tmp_path, "--apply")
+
+
+def test_a_hugo_landing_pages_blocks_land_in_the_labs_about_and_pages_or_are_named(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Kestrel Lab"\n')
+    _write(tmp_path, "content/authors/admin/_index.md", "---\ntitle: Ada Byron\n---\n")
+    _write(
+        tmp_path,
+        "content/_index.md",
+        "---\ntitle: Home\ntype: landing\nsections:\n"
+        "  - block: markdown\n    content:\n      title: About the lab\n"
+        "      text: We study birds.\n"
+        "  - block: collection\n    content:\n      title: Latest News\n"
+        "  - block: markdown\n    content:\n      title: Funding\n"
+        "      text: Funded by the sky.\n"
+        "---\n",
+    )
+    _write(
+        tmp_path,
+        "content/home/people.md",
+        "---\nwidget: people\nheadless: true\ntitle: Meet the Team\n---\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    from lab.models import LabSettings
+
+    assert LabSettings.objects.get().about_en == "We study birds."
+    assert Page.objects.get(title_en="Funding").body_en == "Funded by the sky."
+    assert "content/_index.md, block 2: the collection block “Latest News”" in report
+    assert "content/home/people.md: the people block “Meet the Team”" in report
+
+
+def test_an_academicpages_site_lands_through_its_map_and_its_samples_stay_out(tmp_path):
+    _write(
+        tmp_path,
+        "_config.yml",
+        "title: Ada Byron\ndescription: personal description\nauthor:\n  name: Ada Byron\n"
+        "  bio: Engine designer\n  github: adab\n  googlescholar: https://scholar.google.com/x\n"
+        "  location: London\n",
+    )
+    _write(tmp_path, "_data/navigation.yml", "main:\n  - title: Join\n    url: /join/\n")
+    _write(
+        tmp_path, "_pages/about.md", "---\npermalink: /\ntitle: About me\n---\nI build engines.\n"
+    )
+    _write(tmp_path, "_pages/join.md", "---\ntitle: Join\npermalink: /join/\n---\nWrite to us.\n")
+    _write(
+        tmp_path,
+        "_publications/2020-01-01-engine.md",
+        "---\ntitle: 'The Analytical Engine &amp; its notes'\ndate: 2020-01-01\n"
+        "venue: 'Journal of Engines'\npaperurl: 'https://example.org/engine.pdf'\n"
+        "authors: 'Byron A., Babbage C.'\n"
+        "citation: 'Byron, A. (2020). The Analytical Engine. doi:10.1000/engine.1'\n"
+        "---\nAbstract.\n",
+    )
+    _write(
+        tmp_path,
+        "_publications/2009-10-01-paper-title-number-1.md",
+        "---\ntitle: 'Paper Title Number 1'\ndate: 2009-10-01\n---\n",
+    )
+    _write(
+        tmp_path,
+        "_talks/2021-03-01-talk.md",
+        "---\ntitle: 'Engines today'\ntype: Talk\nvenue: Royal Society\ndate: 2021-03-01\n"
+        "location: London\n---\n",
+    )
+    _write(
+        tmp_path,
+        "_teaching/2022-course.md",
+        "---\ntitle: 'Engines 101'\ntype: Undergraduate course\nvenue: UCL\n"
+        "date: 2022-01-01\n---\n",
+    )
+    _write(tmp_path, "_posts/2023-05-01-First-Steps-In-NLP.md", "---\ndate: 2023-05-01\n---\nHi.\n")
+
+    report = _import(tmp_path, "--apply")
+
+    ada = Person.objects.get()
+    assert (ada.name, ada.title_en, ada.bio_en) == (
+        "Ada Byron",
+        "Engine designer",
+        "I build engines.",
+    )
+    assert Link.objects.filter(person=ada, url="https://github.com/adab").exists()
+    assert "author.location (London)" in report
+    paper = Publication.objects.get()
+    assert paper.title == "The Analytical Engine & its notes"
+    assert (paper.pdf_url, paper.doi) == ("https://example.org/engine.pdf", "10.1000/engine.1")
+    families = list(paper.authorships.order_by("position").values_list("family_name", flat=True))
+    assert families == ["Byron", "Babbage"]
+    assert Talk.objects.get().title_en == "Engines today"
+    assert Course.objects.get().title_en == "Engines 101"
+    assert Post.objects.get().title_en == "First Steps In Nlp"  # as Jekyll titles it
+    assert Page.objects.get(title_en="Join").is_published
+    assert "the template's sample publication" in report
+    assert "personal description" in report.split("Left out")[1]
+    assert "Imported: 0 rows" in _import(tmp_path, "--apply")
+
+
+def test_tabs_inside_a_yaml_flow_list_are_read_as_hugo_reads_them(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(tmp_path, "content/authors/admin/_index.md", "---\ntitle: Ada Byron\n---\n")
+    _write(
+        tmp_path,
+        "content/publication/a/index.md",
+        "---\ntitle: Paper A\ndate: 2020-01-01\nauthors: [admin,\n\tCharles Babbage]\n---\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    assert "Skipped" not in report
+    assert Publication.objects.get().authorships.count() == 2
