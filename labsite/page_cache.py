@@ -53,6 +53,7 @@ from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 
+from core import changes
 from labsite import db_deadline, version_push
 from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.models import ContentChange, ContentVersion
@@ -144,6 +145,7 @@ def _forget_move(connection):
         connection.run_on_commit = [h for h in connection.run_on_commit if h[1] is not _moved]
 
 
+@changes.writes("labsite.ContentVersion", "labsite.ContentChange")
 def content_changed(sender=None, using=DEFAULT_DB_ALIAS):
     """What follows a change of content (core/changes.py), or a migrate: the public pages
     are out of date. Moves the version in the change's own transaction,
