@@ -542,6 +542,7 @@ def import_lab(
         theirs = manifest["migrations"]
         executor = MigrationExecutor(connection)
         targets = _schema_targets(theirs, executor)
+        plan = _plan_to(targets, executor)
         with _staged_media(archive, say) as staged:
             older = [(app, name) for app, name in targets if ours.get(app) != name]
             state_apps = global_apps
@@ -554,7 +555,7 @@ def import_lab(
                     say("the archive is from an older schema: migrating to it first")
                     with transaction.atomic():
                         _delete_content(accounts=manifest["accounts"] and replace)
-                    state_apps = _migrate_to(targets, theirs, executor)
+                    state_apps = _migrate_to(targets, plan, executor)
                 with transaction.atomic():
                     _delete_content(
                         accounts=manifest["accounts"] and replace, state_apps=state_apps
@@ -590,31 +591,49 @@ def _schema_targets(theirs: Any, executor: MigrationExecutor) -> list[tuple[str,
     return targets
 
 
-def _migrate_to(
-    targets: list[tuple[str, str | None]], theirs: dict[str, str], executor: MigrationExecutor
-) -> Any:
-    """Migrate the database to the archive's schema and return that schema's models: the
-    content types and permissions its models had are made, as that release's `migrate`
-    made them (its groups name them). ArchiveError, before anything is unapplied, when no
-    plan reaches the schema the manifest names (it mixes states no release was at)."""
+def _plan_to(targets: list[tuple[str, str | None]], executor: MigrationExecutor) -> Any:
+    """The migrations that take this database to the archive's schema. ArchiveError when
+    none do: the manifest mixes states no release was at (an app at a migration that needs
+    another app's migration the manifest says was not there)."""
     try:
-        executor.migrate(targets, plan=executor.migration_plan(targets))
-    except (InvalidMigrationPlan, NodeNotFoundError, KeyError, ValueError) as error:
+        plan = executor.migration_plan(targets)
+    except (NodeNotFoundError, KeyError, ValueError) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise ArchiveError(
             f"The archive's manifest names a schema no migration plan reaches ({reason})."
         ) from None
-    changes.schema_moved()
-    executor = MigrationExecutor(connection)
-    graph, reached = executor.loader.graph, executor.loader.applied_migrations
+    graph, reached = executor.loader.graph, set(executor.loader.applied_migrations)
+    for migration, backwards in plan:
+        node = (migration.app_label, migration.name)
+        if backwards:
+            reached.discard(node)
+        else:
+            reached.add(node)
     for app, name in targets:
         wanted = set() if name is None else set(graph.forwards_plan((app, name)))
-        applied = {node for node in reached if node[0] == app}
-        if applied != {node for node in wanted if node[0] == app}:
+        if {n for n in reached if n[0] == app} != {n for n in wanted if n[0] == app}:
             raise ArchiveError(
                 "The archive's manifest names a schema no migration plan reaches (its apps' "
-                f"migrations were never together where it says: {app} is not at {name})."
+                f"migrations were never together where it says: {app} at {name})."
             )
+    return plan
+
+
+def _migrate_to(
+    targets: list[tuple[str, str | None]], plan: Any, executor: MigrationExecutor
+) -> Any:
+    """Migrate the database to the archive's schema along `plan` and return that schema's
+    models: the content types and permissions its models had are made, as that release's
+    `migrate` made them (its groups name them)."""
+    try:
+        executor.migrate(targets, plan=plan)
+    except InvalidMigrationPlan as error:
+        raise ArchiveError(
+            "The archive's manifest names a schema no migration plan reaches "
+            f"({str(error).splitlines()[0]})."
+        ) from None
+    changes.schema_moved()
+    executor = MigrationExecutor(connection)
     state_apps = executor.loader.project_state(
         [(app, name) for app, name in targets if name is not None]
     ).apps
