@@ -523,7 +523,8 @@ def import_lab(
 ) -> dict[str, Any]:
     """Restore an archive into this database. Refuses, writing nothing, when the database
     holds content (unless `replace`: then that content is deleted first, in the same
-    transaction) or when the archive is unreadable. Returns the manifest.
+    transaction) or when the archive is unreadable. Returns the manifest (with "unchanged": True when the database
+    already held exactly the archive, and nothing was written).
 
     Rows and files restore as one: the files are checked and stored under a staging folder
     first, the rows written in one transaction, and only once it commits are the files
@@ -541,8 +542,7 @@ def import_lab(
         ours = applied_migrations()
         theirs = manifest["migrations"]
         if replace and theirs == ours and _holds_exactly(archive):
-            say("the database already holds exactly this archive: nothing to restore")
-            return manifest
+            return {**manifest, "unchanged": True}
         executor = MigrationExecutor(connection)
         targets = _schema_targets(theirs, executor)
         plan = _plan_to(targets, executor)

@@ -27,6 +27,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, resolve, reverse, set_script_prefix
 from django.utils import timezone, translation
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -114,7 +115,7 @@ def cv_pdf(request, slug):
         else:
             _queue_pdf(person, request, name)
         if not default_storage.exists(name):  # unless the queue ran it in place
-            return _pdf_pending(person, request)
+            return _pdf_pending(person, request, name)
     with default_storage.open(name) as file:
         pdf = file.read()
     return HttpResponse(
@@ -195,17 +196,40 @@ def _build_arguments(person, request):
     }
 
 
-def _pdf_pending(person, request):
-    message = gettext(
+def _pdf_pending(person, request, name):
+    """503 with Retry-After, as a page a person reads: the PDF is being made, the CV's page
+    has it all now, and the PDF made before (of the same options and language) while it is
+    still stored."""
+    url = request.build_absolute_uri(reverse("people:cv", args=[person.slug]))
+    text = gettext(
         "This CV's PDF is being made; ask again in a few seconds. The CV's page has it all "
         "now: %(url)s"
-    ) % {"url": request.build_absolute_uri(reverse("people:cv", args=[person.slug]))}
+    )
+    before, _, after = text.partition("%(url)s")
+    folder, stored = name.rsplit("/", 1)
+    variant = stored.rsplit("-", 1)[0] + "-"
+    previous = None
+    with contextlib.suppress(OSError):
+        older = [n for n in default_storage.listdir(folder)[1] if n.startswith(variant)]
+        previous = f"{folder}/{older[0]}" if older else None
+    context = {
+        "person_name": person.name,
+        "message": format_html('{}<a href="{}">{}</a>{}', before, url, url, after),
+        "previous": default_storage.url(previous) if previous else None,
+        "previous_made": _modified(previous) if previous else None,
+    }
     return HttpResponse(
-        message,
+        render_to_string("people/cv_pdf_pending.html", context),  # no context processors
         status=503,
-        content_type="text/plain; charset=utf-8",
         headers={"Retry-After": str(PDF_RETRY_AFTER)},
     )
+
+
+def _modified(name):
+    try:
+        return default_storage.get_modified_time(name)
+    except (OSError, NotImplementedError):
+        return None
 
 
 @task()

@@ -75,6 +75,9 @@ def test_a_hundred_pdf_requests_keep_a_few_variants_and_the_members_pdf_goes_fir
 
     assert len(answers) == 100
     assert {a.status_code for a in answers} == {503}
+    page = answers[0].content.decode()  # a page a person reads, not bare text
+    assert answers[0]["Content-Type"].startswith("text/html")
+    assert '<a href="http://testserver/people/teng-ma/cv/">' in page
     assert len(queue.waiting) == cv.PDF_QUEUE_LIMIT + 1  # the member's PDF beyond the limit
     made = queue.run()
     assert made[0].startswith("cv/teng-ma/en-") and "-" in made[0]  # the default, first
@@ -83,6 +86,15 @@ def test_a_hundred_pdf_requests_keep_a_few_variants_and_the_members_pdf_goes_fir
     kept = default_storage.listdir("cv/teng-ma")[1]
     assert len(kept) <= cv.PDF_VARIANTS_KEPT + 1
     assert made[0].rsplit("/", 1)[1] in kept
+
+    # while the PDF of a change is made, the page links the one made before
+    paper = person.authorships.get().publication
+    paper.title = "Pooled Memory at Scale, revised"
+    paper.save()
+    waiting = client.get("/people/teng-ma/cv.pdf")
+    assert waiting.status_code == 503
+    assert default_storage.url(made[0]) in waiting.content.decode()
+    queue.waiting.clear()
 
     # a variant the flood's limit refused was not marked "queued": asked again, it queues
     refused = list(_varied(99))[-1]
