@@ -523,8 +523,9 @@ def import_lab(
 ) -> dict[str, Any]:
     """Restore an archive into this database. Refuses, writing nothing, when the database
     holds content (unless `replace`: then that content is deleted first, in the same
-    transaction) or when the archive is unreadable. Returns the manifest (with "unchanged": True when the database
-    already held exactly the archive, and nothing was written).
+    transaction) or when the archive is unreadable. Returns the manifest (with
+    "unchanged": True when the database already held exactly the archive: nothing was
+    written, and no page in the cache went cold).
 
     Rows and files restore as one: the files are checked and stored under a staging folder
     first, the rows written in one transaction, and only once it commits are the files
