@@ -45,7 +45,9 @@ def insert_rows(
 ) -> None:
     """INSERT `objs` (unsaved instances of `model`, with no id set) in batches. `raw` rows
     are written exactly as they are, ids and timestamps included (a restore): the caller
-    then resets the table's id sequence."""
+    then resets the table's id sequence. No rows: nothing is written, and nothing told."""
+    if not objs:
+        return
     fields = [f for f in model._meta.concrete_fields if raw or not f.primary_key]
     if not raw:
         for obj in objs:

@@ -9,14 +9,22 @@ declare on their AppConfig, each a dotted path to a function of (model, using):
         on_content_change = ("publications.tasks.papers_changed",)  # exports to rewrite
 
 A follower does its part inside the change's own transaction (or queues it for after the
-commit), so nothing a change puts out of date outlives it."""
+commit), so nothing a change puts out of date outlives it.
+
+A follower names the models whose tables it writes (`@writes("labsite.ContentChange")`),
+and does nothing while any of them has no table: a restore writes an older archive's rows
+at that archive's own schema, from before the change log or the stored exports existed, and
+migrates forward afterwards (whose post_migrate moves everything once). Which tables exist
+is read once per database, again after each migrate (post_migrate), and after a restore
+moves the schema without the command (`schema_moved`)."""
 
 import functools
 from collections.abc import Callable
 
-from django.db import DEFAULT_DB_ALIAS
+from django.apps import apps as global_apps
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 from django.utils.module_loading import import_string
 
 from core import content
@@ -33,6 +41,42 @@ def connect() -> None:
         ("bulk", rows_inserted),
     ):
         signal.connect(changed, dispatch_uid=f"core-changes-{name}")
+    post_migrate.connect(_migrated, dispatch_uid="core-changes-tables")
+
+
+def writes(*labels: str) -> Callable[[Follower], Follower]:
+    """Mark a follower as writing the tables of these models ("app.Model"): it is skipped
+    while one of them does not exist (an older schema, during a restore)."""
+
+    def mark(follower: Follower) -> Follower:
+        follower.writes = labels  # type: ignore[attr-defined]
+        return follower
+
+    return mark
+
+
+# {database alias: the names of its tables}, read when first needed
+_tables: dict[str, frozenset[str]] = {}
+
+
+def schema_moved(using: str = DEFAULT_DB_ALIAS) -> None:
+    """The schema of `using` has changed (migrations applied or unapplied): read its tables
+    again."""
+    _tables[using] = frozenset(connections[using].introspection.table_names())
+
+
+def _migrated(using: str = DEFAULT_DB_ALIAS, **kwargs: object) -> None:
+    if "plan" in kwargs:  # a migrate (a flush sends the signal too, and drops no table)
+        schema_moved(using)
+
+
+def _has_its_tables(follower: Follower, using: str) -> bool:
+    labels = getattr(follower, "writes", ())
+    if not labels:
+        return True
+    if using not in _tables:
+        schema_moved(using)
+    return all(global_apps.get_model(label)._meta.db_table in _tables[using] for label in labels)
 
 
 def changed(sender: type[Model], using: str = DEFAULT_DB_ALIAS, **kwargs: object) -> None:
@@ -40,7 +84,8 @@ def changed(sender: type[Model], using: str = DEFAULT_DB_ALIAS, **kwargs: object
     if not content.is_content(sender):
         return
     for follower in followers():
-        follower(sender, using)
+        if _has_its_tables(follower, using):
+            follower(sender, using)
 
 
 @functools.cache

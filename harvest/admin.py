@@ -413,7 +413,7 @@ class HarvestRunAdmin(admin.ModelAdmin):
         if request.method != "POST" or not is_lab_admin(request.user):
             raise PermissionDenied
         run = HarvestRun.objects.create(trigger=f"admin: {request.user.get_username()}")
-        tasks.harvest.enqueue(run.pk)
+        tasks.queue(run)
         messages.success(request, _("Harvest queued; its report appears here when it is done."))
         return redirect("admin:harvest_harvestrun_changelist")
 

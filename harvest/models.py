@@ -207,6 +207,12 @@ class HarvestRun(models.Model):
     # {source: {"fetched": n, "new": n, "matched": n, "errors": ["…"]}}, plus "figures".
     report = models.JSONField(default=dict)
     message = models.TextField(blank=True)
+    # Who does the run, so that one left "running" by an outage or a killed worker is
+    # released (harvest/runs.py): the task queued for it, the process that started it.
+    task_id = models.CharField(max_length=64, blank=True, editable=False)
+    worker = models.CharField(
+        max_length=200, blank=True, editable=False, help_text="host:process id"
+    )
 
     class Meta:
         ordering = ["-queued"]

@@ -2,15 +2,21 @@
 own (one that is down, slow or answers garbage is an error in the report, never a stop),
 then the works folded into the lab in one transaction, then the figures refreshed."""
 
+import contextlib
 import datetime
 import functools
 import logging
+import os
+import socket
 import urllib.parse
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django_tasks import default_task_backend
+from django_tasks.base import TaskResultStatus
+from django_tasks.exceptions import TaskResultDoesNotExist
 
 from harvest.completion import Completion, complete
 from harvest.figures import refresh_citations, refresh_stars
@@ -77,17 +83,17 @@ def _start(run: HarvestRun) -> str:
     """Marks the run running unless a run for the same people is: then returns why not.
     Two runs at once would each make a candidate of the same work. The check and the mark
     are one transaction holding the lab settings' row, so two starts take turns. A run left
-    "running" past RUN_DEADLINE (its worker was killed) is marked interrupted first."""
+    "running" by an outage or a stopped worker is marked failed first (`_why_stopped`)."""
     now = timezone.now()
     with transaction.atomic():
         LabSettings.load()
         LabSettings.objects.select_for_update().filter(pk=1).exists()
         running = HarvestRun.objects.filter(status=HarvestRun.Status.RUNNING).exclude(pk=run.pk)
-        running.filter(started__lt=now - RUN_DEADLINE).update(
-            status=HarvestRun.Status.FAILED,
-            finished=now,
-            message="Interrupted: its worker stopped before the run finished.",
-        )
+        for left in running:
+            if reason := _why_stopped(left, now):
+                left.status, left.finished, left.message = HarvestRun.Status.FAILED, now, reason
+                left.save(update_fields=["status", "finished", "message"])
+                logger.warning("Harvest run %s: %s", left.pk, reason)
         if run.person_id is not None:
             running = running.filter(Q(person=None) | Q(person=run.person_id))
         other = running.order_by("started").first()
@@ -96,9 +102,45 @@ def _start(run: HarvestRun) -> str:
                 f"Another harvest run (#{other.pk}) was reading the same members; this one "
                 "did nothing. Run it again once that one is done."
             )
-        run.status, run.started = HarvestRun.Status.RUNNING, now
-        run.save(update_fields=["status", "started"])
+        run.status, run.started, run.worker = HarvestRun.Status.RUNNING, now, _this_worker()
+        run.save(update_fields=["status", "started", "worker"])
     return ""
+
+
+def _this_worker() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _why_stopped(run: HarvestRun, now: datetime.datetime) -> str:
+    """Why a run marked running is not running any more, or "" while it may be: its task
+    ended (the task worker marks a task failed when the database went while it ran, and the
+    run could not record its own end), the process that started it on this machine is
+    gone, or it has been running past RUN_DEADLINE (a worker on another machine killed)."""
+    if run.task_id:
+        with contextlib.suppress(TaskResultDoesNotExist, NotImplementedError, ValueError):
+            result = default_task_backend.get_result(run.task_id)
+            if result.status == TaskResultStatus.FAILED:
+                error = result.errors[-1] if result.errors else None
+                said = (error.traceback.strip().splitlines() or [""])[-1] if error else ""
+                return f"Interrupted: its task failed ({said or 'no reason recorded'})."
+            if result.status == TaskResultStatus.SUCCESSFUL:
+                return "Interrupted: its task ended without recording the run's end."
+    host, _, pid = run.worker.rpartition(":")
+    if host == socket.gethostname() and pid.isdigit() and not _alive(int(pid)):
+        return f"Interrupted: its worker (process {pid}) stopped before the run finished."
+    if run.started and run.started < now - RUN_DEADLINE:
+        return "Interrupted: its worker stopped before the run finished."
+    return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process: alive
+    return True
 
 
 def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:

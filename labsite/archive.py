@@ -32,14 +32,16 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, time
-from itertools import islice
+from itertools import islice, zip_longest
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from django.apps import apps as global_apps
 from django.conf import settings
 from django.contrib.admin.models import LogEntry
+from django.contrib.auth.management import create_permissions
 from django.contrib.auth.models import Group, User
+from django.contrib.contenttypes.management import create_contenttypes
 from django.contrib.contenttypes.models import ContentType
 from django.core import serializers
 from django.core.exceptions import FieldDoesNotExist, ValidationError
@@ -51,10 +53,11 @@ from django.core.serializers import python as python_serializer
 from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, models, transaction
+from django.db.migrations.exceptions import InvalidMigrationPlan, NodeNotFoundError
 from django.db.migrations.executor import MigrationExecutor
 from simple_history.models import HistoricalChanges
 
-from core import content, images, storage
+from core import changes, content, images, storage
 from core.bulk import insert_rows
 from core.documents import MAX_PDF_BYTES, check_pdf
 
@@ -520,7 +523,9 @@ def import_lab(
 ) -> dict[str, Any]:
     """Restore an archive into this database. Refuses, writing nothing, when the database
     holds content (unless `replace`: then that content is deleted first, in the same
-    transaction) or when the archive is unreadable. Returns the manifest.
+    transaction) or when the archive is unreadable. Returns the manifest (with
+    "unchanged": True when the database already held exactly the archive: nothing was
+    written, and no page in the cache went cold).
 
     Rows and files restore as one: the files are checked and stored under a staging folder
     first, the rows written in one transaction, and only once it commits are the files
@@ -537,28 +542,24 @@ def import_lab(
             )
         ours = applied_migrations()
         theirs = manifest["migrations"]
+        if replace and theirs == ours and _holds_exactly(archive):
+            return {**manifest, "unchanged": True}
         executor = MigrationExecutor(connection)
-        unknown = [
-            f"{a}.{n}" for a, n in theirs.items() if (a, n) not in executor.loader.graph.nodes
-        ]
-        if unknown:
-            raise ArchiveError(
-                "This archive was written by a newer labsite (its schema has "
-                + ", ".join(sorted(unknown))
-                + "). Upgrade labsite to restore it."
-            )
+        targets = _schema_targets(theirs, executor)
+        plan = _plan_to(targets, executor)
         with _staged_media(archive, say) as staged:
-            older = {app: name for app, name in theirs.items() if ours.get(app) != name}
+            older = [(app, name) for app, name in targets if ours.get(app) != name]
             state_apps = global_apps
             with _schema_kept_if_refused(bool(older)):
                 if older:
                     # Restore at the archive's own schema, then migrate forward like any
                     # upgrade; refused on the way, the schema and rows are as they were.
+                    # What is replaced goes first, at this schema: migrating back past a
+                    # language's columns refuses while texts in it are there.
                     say("the archive is from an older schema: migrating to it first")
-                    targets = list(theirs.items())
-                    executor.migrate(targets, plan=executor.migration_plan(targets))
-                    executor = MigrationExecutor(connection)
-                    state_apps = executor.loader.project_state(targets).apps
+                    with transaction.atomic():
+                        _delete_content(accounts=manifest["accounts"] and replace)
+                    state_apps = _migrate_to(targets, plan, executor)
                 with transaction.atomic():
                     _delete_content(
                         accounts=manifest["accounts"] and replace, state_apps=state_apps
@@ -569,6 +570,114 @@ def import_lab(
                     call_command("migrate", verbosity=0)
             staged.move_into_place()
     return manifest
+
+
+def _schema_targets(theirs: Any, executor: MigrationExecutor) -> list[tuple[str, str | None]]:
+    """Where each app's migrations stand for the archive's rows: as the manifest says, and
+    this project's apps it does not name (added since it was written) at none, as they
+    were then. ArchiveError when the manifest names migrations this labsite lacks (a newer
+    one wrote it) or is not a map of app to migration."""
+    if not isinstance(theirs, dict) or not all(
+        isinstance(app, str) and isinstance(name, str) for app, name in theirs.items()
+    ):
+        raise ArchiveError("The archive's manifest does not say which migrations it was at.")
+    unknown = [f"{a}.{n}" for a, n in theirs.items() if (a, n) not in executor.loader.graph.nodes]
+    if unknown:
+        raise ArchiveError(
+            "This archive was written by a newer labsite (its schema has "
+            + ", ".join(sorted(unknown))
+            + "). Upgrade labsite to restore it."
+        )
+    targets: list[tuple[str, str | None]] = list(theirs.items())
+    for config in content.project_apps():
+        if config.label not in theirs and config.label in executor.loader.migrated_apps:
+            targets.append((config.label, None))
+    return targets
+
+
+def _plan_to(targets: list[tuple[str, str | None]], executor: MigrationExecutor) -> Any:
+    """The migrations that take this database to the archive's schema. ArchiveError when
+    none do: the manifest mixes states no release was at (an app at a migration that needs
+    another app's migration the manifest says was not there)."""
+    try:
+        plan = executor.migration_plan(targets)
+    except (NodeNotFoundError, KeyError, ValueError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ArchiveError(
+            f"The archive's manifest names a schema no migration plan reaches ({reason})."
+        ) from None
+    graph, reached = executor.loader.graph, set(executor.loader.applied_migrations)
+    for migration, backwards in plan:
+        node = (migration.app_label, migration.name)
+        if backwards:
+            reached.discard(node)
+        else:
+            reached.add(node)
+    for app, name in targets:
+        wanted = set() if name is None else set(graph.forwards_plan((app, name)))
+        if {n for n in reached if n[0] == app} != {n for n in wanted if n[0] == app}:
+            raise ArchiveError(
+                "The archive's manifest names a schema no migration plan reaches (its apps' "
+                f"migrations were never together where it says: {app} at {name})."
+            )
+    return plan
+
+
+def _migrate_to(
+    targets: list[tuple[str, str | None]], plan: Any, executor: MigrationExecutor
+) -> Any:
+    """Migrate the database to the archive's schema along `plan` and return that schema's
+    models: the content types and permissions its models had are made, as that release's
+    `migrate` made them (its groups name them)."""
+    try:
+        executor.migrate(targets, plan=plan)
+    except InvalidMigrationPlan as error:
+        raise ArchiveError(
+            "The archive's manifest names a schema no migration plan reaches "
+            f"({str(error).splitlines()[0]})."
+        ) from None
+    changes.schema_moved()
+    executor = MigrationExecutor(connection)
+    state_apps = executor.loader.project_state(
+        [(app, name) for app, name in targets if name is not None]
+    ).apps
+    ContentType.objects.clear_cache()
+    for config in content.content_apps(state_apps):
+        create_contenttypes(config, verbosity=0, apps=state_apps)
+        create_permissions(config, verbosity=0, apps=state_apps)
+    return state_apps
+
+
+def _holds_exactly(archive: Archive) -> bool:
+    """Whether this database (and its storage) holds what the archive holds, row for row
+    and byte for byte: restoring it again would change nothing, and moves nothing (no page
+    in the cache goes cold). Reads every row once, as an export does."""
+    manifest = archive.manifest
+    chosen = archived_models(accounts=manifest["accounts"], history=manifest["history"])
+    if [m._meta.label_lower for m in chosen] != list(archive.files):
+        return False
+    for model in chosen:
+        ours = _serialized_rows(model, accounts=manifest["accounts"])
+        theirs = archive.rows(model._meta.label_lower)
+        for mine, stored in zip_longest(ours, theirs):
+            if mine is None or stored is None:
+                return False
+            if json.loads(json.dumps(mine, cls=_ExactEncoder)) != stored:
+                return False
+    names: set[str] = set().union(*(_file_names(model) for model in chosen))
+    if names != set(archive.media):
+        return False
+    for name in names:
+        digest = hashlib.sha256()
+        try:
+            with default_storage.open(name, "rb") as file:
+                while block := file.read(_BLOCK):
+                    digest.update(block)
+        except OSError:
+            return False
+        if digest.hexdigest() != manifest["sha256"].get(f"media/{name}"):
+            return False
+    return True
 
 
 @contextmanager

@@ -22,6 +22,10 @@ no visitor can make a page be built and stored again by adding to its address, v
 value or the port: any other query is sent, permanently, to the canonical one, and the page
 is built for the canonical host (its absolute links name no port a visitor chose).
 
+A page is keyed on the path the application resolved (PATH_INFO), never on what a request
+header can move: a request whose SCRIPT_NAME is not where SITE_URL mounts the site is built
+afresh and not stored.
+
 Editors are never served from the cache (a session cookie bypasses it), nor is the admin,
 the account pages, the health check, a page holding a CSRF token, or anything but a plain
 200 answer that sets no cookie.
@@ -53,6 +57,7 @@ from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 
+from core import changes
 from labsite import db_deadline, version_push
 from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.models import ContentChange, ContentVersion
@@ -144,6 +149,7 @@ def _forget_move(connection):
         connection.run_on_commit = [h for h in connection.run_on_commit if h[1] is not _moved]
 
 
+@changes.writes("labsite.ContentVersion", "labsite.ContentChange")
 def content_changed(sender=None, using=DEFAULT_DB_ALIAS):
     """What follows a change of content (core/changes.py), or a migrate: the public pages
     are out of date. Moves the version in the change's own transaction,
@@ -357,6 +363,11 @@ def may_serve_from_cache(meta):
     hit = _hit_settings()
     if path.startswith(hit.bypass_prefixes):
         return False
+    if meta.get("SCRIPT_NAME", "") != hit.script_name:
+        # Where the site is mounted is the site's own address (SITE_URL), never a request
+        # header's: gunicorn takes SCRIPT_NAME from one, and the home, answered under
+        # /publications/, was stored there with links pointing nowhere.
+        return False
     cookies = meta.get("HTTP_COOKIE", "")
     return not any(cookie in cookies for cookie in hit.bypass_cookies)
 
@@ -368,6 +379,7 @@ class _HitSettings(NamedTuple):
     site_port: int | None
     proxy_ssl_header: tuple[str, str] | None
     personal_site: str
+    script_name: str
 
 
 @functools.cache
@@ -384,6 +396,7 @@ def _hit_settings():
         site_port=site.port,
         proxy_ssl_header=settings.SECURE_PROXY_SSL_HEADER,
         personal_site=settings.PERSONAL_SITE,
+        script_name=site.path.rstrip("/"),
     )
 
 
@@ -435,7 +448,7 @@ def page_key(meta, version):
     else:
         scheme = meta.get("wsgi.url_scheme", "http")
     host = canonical_host(meta)
-    path = meta.get("SCRIPT_NAME", "") + meta.get("PATH_INFO", "")
+    path = meta.get("PATH_INFO", "")  # as resolved; the mount point is SITE_URL's, checked
     query = meta.get("QUERY_STRING", "")  # only a canonical query is ever stored
     site = hit.personal_site  # the same address is another page on a personal site
     # Pages change with the day as well as with content: an opening leaves the list after

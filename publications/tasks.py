@@ -5,6 +5,7 @@ export writes a paper anew after an import, a restore or an edit."""
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django_tasks import task
 
+from core import changes
 from publications import exports
 from publications.models import ExportEntry
 
@@ -18,6 +19,7 @@ def _queue():
     store_exports.enqueue()
 
 
+@changes.writes("publications.ExportEntry")
 def papers_changed(sender, using=DEFAULT_DB_ALIAS):
     """What follows a change of content (core/changes.py): once a change of what export
     entries are written from commits, the worker stores the entries it put out of date

@@ -17,6 +17,7 @@ from django.utils import translation
 from core import content
 from lab.models import LabSettings, forget_loaded_settings
 from labsite import page_cache, version_push
+from labsite.views import close_health_connections
 from tests.factories import PersonFactory
 
 
@@ -31,6 +32,7 @@ def _clear_cache():
     cache.clear()
     page_cache.recent_pages.clear()
     version_push.listener.forget()  # its connection would hold the test database open
+    close_health_connections()  # so would the health check's
     # A request to a Chinese page leaves Chinese active in this thread, as in any worker
     # (the next request sets its own); the next test starts in English.
     translation.activate(settings.LANGUAGE_CODE)

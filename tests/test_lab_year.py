@@ -19,7 +19,11 @@ The steps, in order (each checks the invariants below before the next begins):
 11. a rollback the Chinese texts refuse;
 12. a rollback that would drop the research themes' table, refused; an upgrade: publications
     rolled back to the previous release's schema and forward again;
-13. `remove_demo` once more, on the lab's own year: nothing changes.
+13. a weekly harvest cut off (its worker killed mid-run) is released by the next one, which
+    runs;
+14. an archive written by a release from before the change log (tests/labsite/data/
+    past_releases) restored over the lab, then today's backup restored;
+15. `remove_demo` once more, on the lab's own year: nothing changes.
 
 The invariants:
 - no fact changed that no person and no source changed: every field of every person,
@@ -36,6 +40,9 @@ Run with `-s` to print the number of facts checked at each step."""
 
 import io
 import json
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,7 +54,7 @@ from django.test import Client
 
 from core import content
 from harvest import review
-from harvest.models import Candidate
+from harvest.models import Candidate, HarvestRun
 from labsite import archive
 from people.models import Person
 from publications import importing
@@ -404,7 +411,36 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     assert "A title the member corrected" in served(visitor, "/publications/export.bib")
     year.step("publications rolled back one release and upgraded again")
 
-    # 13. remove_demo on a lab that has none of it left changes nothing
+    # 13. the weekly harvest's worker was killed mid-run: the run stayed "running", and the
+    # next harvest was refused for six hours; now it is failed, saying why, and the next runs
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    cut = HarvestRun.objects.create(
+        trigger="schedule",
+        status=HarvestRun.Status.RUNNING,
+        worker=f"{socket.gethostname()}:{gone.pid}",
+    )
+    HarvestRun.objects.filter(pk=cut.pk).update(started=cut.queued)
+    harvest("--source", "dblp")
+    cut.refresh_from_db()
+    assert cut.status == HarvestRun.Status.FAILED
+    assert "stopped before the run finished" in cut.message
+    assert HarvestRun.objects.exclude(pk=cut.pk).latest("queued").status == "done"
+    year.step("a cut-off harvest released; the next one runs", fills=True)
+
+    # 14. an archive from a release before the change log restores over the lab (it was
+    # refused: no labsite_contentchange at its schema), and today's backup brings it back
+    today, rows = io.BytesIO(), _dump()
+    archive.export_lab(today)
+    old = DATA / "labsite/data/past_releases/68f6567f714bc58f38609904a66d8b6833d4f422.zip"
+    call_command("import_lab", str(old), "--replace", verbosity=0)
+    assert schema() == shape
+    assert Publication.objects.count() == 53 and Person.objects.filter(slug="teng-ma").exists()
+    archive.import_lab(io.BytesIO(today.getvalue()), replace=True)
+    assert _dump() == rows
+    year.step("last year's archive restored, then today's backup")
+
+    # 15. remove_demo on a lab that has none of it left changes nothing
     assert "nothing was removed" in _said("remove_demo")
     year.step("remove_demo on the lab's own year")
 

@@ -15,6 +15,7 @@ from html import escape
 from typing import NamedTuple
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
 from django.core.files.base import ContentFile
@@ -26,6 +27,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, resolve, reverse, set_script_prefix
 from django.utils import timezone, translation
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -113,7 +115,7 @@ def cv_pdf(request, slug):
         else:
             _queue_pdf(person, request, name)
         if not default_storage.exists(name):  # unless the queue ran it in place
-            return _pdf_pending(person, request)
+            return _pdf_pending(person, request, name)
     with default_storage.open(name) as file:
         pdf = file.read()
     return HttpResponse(
@@ -128,6 +130,10 @@ cv_pdf.canonical_query = CVView.canonical_query  # type: ignore[attr-defined]
 PDF_FOLDER = "cv"
 PDF_RETRY_AFTER = 10  # seconds: a CV's PDF takes the worker one to a few dozen
 PDF_QUEUE_LIMIT = 20  # PDFs waiting for the worker at once; past it, none is queued
+# A member's own PDF (the one the profile links, without options) in each language is
+# queued whatever waits, and goes first: no flood of other variants keeps it from being made.
+PDF_DEFAULT_PRIORITY = 50
+PDF_VARIANTS_KEPT = 3  # PDFs with options kept per member, beside the default ones
 _QUEUED = "labsite:cv-pdf-queued:"
 
 
@@ -154,18 +160,29 @@ def _variant(request, options):
 
 
 def _queue_pdf(person, request, name):
-    """Queue the PDF `name` for the worker, once (while the cache answers), and only while
-    fewer than PDF_QUEUE_LIMIT PDFs wait: no visitor decides how much work waits."""
+    """Queue the PDF `name` for the worker, once (while the cache answers). A PDF with
+    options is queued only while fewer than PDF_QUEUE_LIMIT PDFs wait (no visitor decides
+    how much work waits); a member's default PDF always, ahead of the others. The "queued"
+    mark is set only once the task is queued: set before the limit was checked, it kept a
+    refused PDF from being queued for ten minutes."""
+    default = not Options.read(request.GET).query
     try:
-        if not cache.add(_QUEUED + name, True, 600):
+        if cache.get(_QUEUED + name):
             return
     except Exception:  # the cache does not answer: the limit below still holds
         logger.warning("The cache does not answer: a CV's PDF is queued unchecked")
-    waiting = DBTaskResult.objects.ready().filter(task_path=build_pdf.module_path).count()
-    if waiting >= PDF_QUEUE_LIMIT:
-        logger.warning("%s CV PDFs already wait for the worker: %s is not queued", waiting, name)
-        return
-    build_pdf.enqueue(**_build_arguments(person, request))
+    if not default:
+        waiting = DBTaskResult.objects.ready().filter(task_path=build_pdf.module_path).count()
+        if waiting >= PDF_QUEUE_LIMIT:
+            logger.warning("%s CV PDFs already wait for the worker: %s not queued", waiting, name)
+            return
+    try:
+        if not cache.add(_QUEUED + name, True, 600):
+            return  # another request queued it meanwhile
+    except Exception:
+        pass
+    queued = build_pdf.using(priority=PDF_DEFAULT_PRIORITY) if default else build_pdf
+    queued.enqueue(**_build_arguments(person, request))
 
 
 def _build_arguments(person, request):
@@ -179,17 +196,40 @@ def _build_arguments(person, request):
     }
 
 
-def _pdf_pending(person, request):
-    message = gettext(
+def _pdf_pending(person, request, name):
+    """503 with Retry-After, as a page a person reads: the PDF is being made, the CV's page
+    has it all now, and the PDF made before (of the same options and language) while it is
+    still stored."""
+    url = request.build_absolute_uri(reverse("people:cv", args=[person.slug]))
+    text = gettext(
         "This CV's PDF is being made; ask again in a few seconds. The CV's page has it all "
         "now: %(url)s"
-    ) % {"url": request.build_absolute_uri(reverse("people:cv", args=[person.slug]))}
+    )
+    before, _, after = text.partition("%(url)s")
+    folder, stored = name.rsplit("/", 1)
+    variant = stored.rsplit("-", 1)[0] + "-"
+    previous = None
+    with contextlib.suppress(OSError):
+        older = [n for n in default_storage.listdir(folder)[1] if n.startswith(variant)]
+        previous = f"{folder}/{older[0]}" if older else None
+    context = {
+        "person_name": person.name,
+        "message": format_html('{}<a href="{}">{}</a>{}', before, url, url, after),
+        "previous": default_storage.url(previous) if previous else None,
+        "previous_made": _modified(previous) if previous else None,
+    }
     return HttpResponse(
-        message,
+        render_to_string("people/cv_pdf_pending.html", context),  # no context processors
         status=503,
-        content_type="text/plain; charset=utf-8",
         headers={"Retry-After": str(PDF_RETRY_AFTER)},
     )
+
+
+def _modified(name):
+    try:
+        return default_storage.get_modified_time(name)
+    except (OSError, NotImplementedError):
+        return None
 
 
 @task()
@@ -230,9 +270,38 @@ def _build_pdf(slug, request):
     for older in default_storage.listdir(folder)[1]:
         if older.startswith(variant) and older != stored:
             default_storage.delete(f"{folder}/{older}")
+    _keep_few_variants(folder, stored)
     with contextlib.suppress(Exception):  # else it ages out
         cache.delete(_QUEUED + name)
     return name
+
+
+def _default_prefixes():
+    """The start of the names of the default PDFs (no options), one per language."""
+    return tuple(
+        f"{code}-{hashlib.blake2b(b'all', digest_size=4).hexdigest()}-"
+        for code, _name in settings.LANGUAGES
+    )
+
+
+def _keep_few_variants(folder, stored):
+    """At most PDF_VARIANTS_KEPT PDFs with options per member stay on disk (the newest, and
+    always the one just made), beside the default ones: a visitor varying the options
+    cannot fill the disk (a variant is about 300 KB, and 144,000 were possible)."""
+    defaults = _default_prefixes()
+    others = [n for n in default_storage.listdir(folder)[1] if not n.startswith(defaults)]
+    if len(others) <= PDF_VARIANTS_KEPT:
+        return
+
+    def made(name):
+        try:
+            return default_storage.get_modified_time(f"{folder}/{name}")
+        except (OSError, NotImplementedError):
+            return timezone.now()
+
+    others.sort(key=lambda n: (n == stored, made(n)), reverse=True)
+    for name in others[PDF_VARIANTS_KEPT:]:
+        default_storage.delete(f"{folder}/{name}")
 
 
 def _worker_request(slug, query, scheme, host, script_name):

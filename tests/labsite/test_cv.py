@@ -260,6 +260,9 @@ class _Queue:
     def __init__(self, task):
         self.task, self.module_path, self.waiting = task, task.module_path, []
 
+    def using(self, **kwargs):  # a member's own PDF goes first (a priority): one queue here
+        return self
+
     def enqueue(self, **kwargs):
         self.waiting.append(kwargs)
 

@@ -311,6 +311,51 @@ def test_production_answers_a_hit_before_django_with_the_same_page_and_headers(
     assert "X-Page-Cache" not in editor["headers"]
 
 
+def test_a_script_name_header_changes_nothing_stored(person, wsgi_application):
+    """gunicorn takes SCRIPT_NAME from a request header: `GET /publications/` with
+    "SCRIPT_NAME: /publications" resolved the home (PATH_INFO "/"), which was stored under
+    /publications/ and served there to every visitor."""
+    from django.core.cache import cache
+
+    def stored_pages():
+        return {key for key in cache._cache if "labsite:page:" in key}
+
+    for resolved in ("/", PROFILE):
+        moved = {"SCRIPT_NAME": "/publications", "PATH_INFO": resolved}
+        for _ in range(2):
+            answer = _wsgi_get_environ(wsgi_application, moved)
+            assert "X-Page-Cache" not in answer["headers"]
+
+    assert stored_pages() == set()
+    listing = _wsgi_get(wsgi_application, "/publications/")
+    assert listing["headers"]["X-Page-Cache"] == "miss"
+    assert b"<title>Publications" in listing["body"]  # the list, not the home
+    assert len(stored_pages()) == 1
+
+
+def _wsgi_get_environ(application, extra):
+    """_wsgi_get with WSGI variables set as gunicorn sets them from a request's headers."""
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "QUERY_STRING": "",
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "testserver",
+        "HTTP_SCRIPT_NAME": extra.get("SCRIPT_NAME", ""),
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": io.StringIO(),
+        **extra,
+    }
+    answer = {}
+
+    def start_response(status, response_headers, exc_info=None):
+        answer.update(status=status, headers=dict(response_headers))
+
+    answer["body"] = b"".join(application(environ, start_response))
+    return answer
+
+
 def _form_page(request):
     from django.middleware.csrf import get_token
 

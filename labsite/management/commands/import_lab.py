@@ -30,6 +30,12 @@ class Command(BaseCommand):
         except (ArchiveError, OSError) as error:
             reason = str(error) if str(error).endswith((".", "?", "!")) else f"{error}."
             raise CommandError(f"{reason} Nothing was restored.") from None
+        if manifest.get("unchanged"):
+            self.stdout.write(
+                f"This database already holds exactly {archive} (written "
+                f"{manifest['created']}): nothing was written."
+            )
+            return
         rows = sum(entry["rows"] for entry in manifest["models"])
         self.stdout.write(
             f"Restored {rows:,} rows and {len(manifest['media']):,} files from {archive} "
