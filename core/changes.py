@@ -9,7 +9,10 @@ declare on their AppConfig, each a dotted path to a function of (model, using):
         on_content_change = ("publications.tasks.papers_changed",)  # exports to rewrite
 
 A follower does its part inside the change's own transaction (or queues it for after the
-commit), so nothing a change puts out of date outlives it."""
+commit), so nothing a change puts out of date outlives it.
+
+What follows one row rather than a whole model (the search index) is declared as
+`on_row_change`: a function of (model, row, using), row None for a bulk insert."""
 
 import functools
 from collections.abc import Callable
@@ -41,12 +44,15 @@ def changed(sender: type[Model], using: str = DEFAULT_DB_ALIAS, **kwargs: object
         return
     for follower in followers():
         follower(sender, using)
+    row = kwargs.get("instance")
+    for follower in followers("on_row_change"):
+        follower(sender, row if isinstance(row, Model) else None, using)
 
 
 @functools.cache
-def followers() -> list[Follower]:
+def followers(declaration: str = "on_content_change") -> list[Follower]:
     return [
         import_string(path)
         for config in content.project_apps()
-        for path in getattr(config, "on_content_change", ())
+        for path in getattr(config, declaration, ())
     ]
