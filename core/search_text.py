@@ -97,18 +97,26 @@ def tokens(text: str) -> Iterator[Token]:
         if run:
             yield Token(match.start(), match.end(), _cjk_terms(run))
             continue
-        folded = fold(word)
-        if folded in _STOP:
-            continue
-        terms = [_stem(part) for part in re.findall(r"\w+", folded)]
-        yield Token(match.start(), match.end(), [t for t in terms if t])
+        found = _word_terms(word)
+        if found:
+            yield Token(match.start(), match.end(), list(found))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _word_terms(word: str) -> tuple[str, ...]:
+    """A word's terms (its folded parts, stemmed; none for a function word), worked out
+    once per distinct word: a lab's texts repeat their words."""
+    folded = word.lower() if word.isascii() else fold(word)
+    if folded in _STOP:
+        return ()
+    return tuple(t for t in (_stem(part) for part in re.findall(r"\w+", folded)) if t)
 
 
 def terms(text: str) -> set[str]:
-    """Every term of `text`, as indexed."""
+    """Every term of `text`, as indexed (tokens() without the offsets)."""
     found: set[str] = set()
-    for token in tokens(text):
-        found.update(token.terms)
+    for run, word in _TOKENS.findall(text):
+        found.update(_cjk_terms(run) if run else _word_terms(word))
     return found
 
 

@@ -19,6 +19,10 @@ class LabsiteConfig(AppConfig):
 
         post_migrate.connect(page_cache.schema_changed, dispatch_uid="labsite-pages-migrate")
 
+        from labsite import search
+
+        post_migrate.connect(search.schema_changed, dispatch_uid="labsite-search-migrate")
+
         from labsite.i18n import translate_model_texts
 
         translate_model_texts()

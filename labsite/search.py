@@ -19,9 +19,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Case, ExpressionWrapper, F, FloatField, IntegerField, Max, Value, When
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse, set_script_prefix
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from translated_fields import to_attribute
@@ -363,11 +364,19 @@ def _write(documents: Iterable[Document]):
 
 def _write_batch(documents):
     rows = []
-    for document in documents:
-        urls = {}
-        for code in LANGUAGES:
-            with translation.override(code):
-                urls[code] = document.url()
+    prefix = get_script_prefix()  # addresses are kept from the site's root, and shown
+    set_script_prefix("/")  # under the prefix the page is served with (find)
+    try:
+        urls_of = []
+        for document in documents:
+            urls = {}
+            for code in LANGUAGES:
+                with translation.override(code):
+                    urls[code] = document.url()
+            urls_of.append(urls)
+    finally:
+        set_script_prefix(prefix)
+    for document, urls in zip(documents, urls_of, strict=True):
         rows.append(
             SearchDocument(
                 key=_key(type(document.row), document.row.pk),
@@ -396,6 +405,18 @@ def _write_batch(documents):
         cursor.executemany(
             "INSERT INTO labsite_searchterm (term, document_id, weight) VALUES (%s, %s, %s)", terms
         )
+
+
+def schema_changed(using=DEFAULT_DB_ALIAS, **kwargs):
+    """After a migrate: a site upgraded to the release that brought search (or whose index
+    was lost) gets its index built once, when it has content and no index yet."""
+    executor = MigrationExecutor(connections[using])
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        return  # a schema short of the latest (a restore on its way, a rollback): not yet
+    if not SearchDocument.objects.using(using).exists() and any(
+        model.objects.exists() for model in DOCUMENTS
+    ):
+        rebuild()
 
 
 def rebuild():
@@ -492,6 +513,7 @@ def find(text, page=1, today=None):
     documents = SearchDocument.objects.in_bulk(ids)
     language = translation.get_language() or LANGUAGES[0]
     marked_terms = query.terms
+    prefix = get_script_prefix().removesuffix("/")
     results = []
     for document in (documents[pk] for pk in ids):
         title = document.titles.get(language) or next(
@@ -504,7 +526,7 @@ def find(text, page=1, today=None):
                 KIND_LABELS.get(document.kind, document.kind),
                 search_text.marked(title, marked_terms),
                 search_text.marked(search_text.excerpt(text, marked_terms), marked_terms),
-                document.urls.get(language) or next(iter(document.urls.values()), "/"),
+                prefix + (document.urls.get(language) or next(iter(document.urls.values()), "/")),
                 document.date,
             )
         )

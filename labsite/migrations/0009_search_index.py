@@ -5,39 +5,57 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('labsite', '0008_version_pushed'),
+        ("labsite", "0008_version_pushed"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SearchDocument',
+            name="SearchDocument",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=80, unique=True)),
-                ('kind', models.CharField(max_length=20)),
-                ('titles', models.JSONField(default=dict)),
-                ('texts', models.JSONField(default=dict)),
-                ('urls', models.JSONField(default=dict)),
-                ('date', models.DateField(blank=True, null=True)),
-                ('shown_from', models.DateField(blank=True, null=True)),
-                ('boost', models.FloatField(default=1.0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=80, unique=True)),
+                ("kind", models.CharField(max_length=20)),
+                ("titles", models.JSONField(default=dict)),
+                ("texts", models.JSONField(default=dict)),
+                ("urls", models.JSONField(default=dict)),
+                ("date", models.DateField(blank=True, null=True)),
+                ("shown_from", models.DateField(blank=True, null=True)),
+                ("boost", models.FloatField(default=1.0)),
             ],
             options={
-                'ordering': ['pk'],
+                "ordering": ["pk"],
             },
         ),
         migrations.CreateModel(
-            name='SearchTerm',
+            name="SearchTerm",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('term', models.CharField(max_length=64)),
-                ('weight', models.PositiveSmallIntegerField()),
-                ('document', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='labsite.searchdocument')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("term", models.CharField(max_length=64)),
+                ("weight", models.PositiveSmallIntegerField()),
+                (
+                    "document",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="labsite.searchdocument",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('term', 'document'), name='search_term_unique')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("term", "document"), name="search_term_unique")
+                ],
             },
         ),
     ]

@@ -1,9 +1,10 @@
 """The site's search page (labsite/search.py finds; this shows)."""
 
+from django.urls import get_script_prefix
 from django.views.generic import TemplateView
 
 from core import queries, search_text
-from labsite import search
+from labsite import search, static_site
 
 
 def _query(params):
@@ -24,7 +25,13 @@ class SearchView(TemplateView):
     def get_context_data(self, **kwargs):
         page = int(queries.page_number(self.request.GET.get("page", "")) or 1)
         q = _query(self.request.GET)
-        return super().get_context_data(q=q, found=search.find(q, page) if q else None, **kwargs)
+        return super().get_context_data(
+            q=q,
+            found=search.find(q, page) if q else None,
+            # the static copy's index (export_static), under the copy's own address
+            pagefind_url=get_script_prefix() + static_site.PAGEFIND_DIR + "/",
+            **kwargs,
+        )
 
     def render_to_response(self, context, **kwargs):
         response = super().render_to_response(context, **kwargs)
