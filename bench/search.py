@@ -35,9 +35,8 @@ def main():
     _generated_lab(papers=PAPERS - 2000, posts=POSTS, people=PEOPLE)
     started = time.perf_counter()
     search.rebuild()
-    print(
-        f"rebuild of {PAPERS - 2000 + POSTS + PEOPLE + 4} pages: {time.perf_counter() - started:.1f} s"
-    )
+    pages = PAPERS - 2000 + POSTS + PEOPLE + 4
+    print(f"rebuild of {pages} pages: {time.perf_counter() - started:.1f} s")
 
     def import_2000(seed):
         entries = generate(2000, seed=seed).replace("key", f"k{seed}-")
@@ -93,7 +92,8 @@ def main():
     times.sort()
     p95 = times[int(len(times) * 0.95) - 1]
     print(
-        f"{len(queries)} queries at {PAPERS} papers: median {statistics.median(times) * 1000:.1f} ms, "
+        f"{len(queries)} queries at {PAPERS} papers: "
+        f"median {statistics.median(times) * 1000:.1f} ms, "
         f"p95 {p95 * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms ({connection.vendor}); "
         f"a query with a typo: {len(captured)} statements"
     )
