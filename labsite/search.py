@@ -477,6 +477,34 @@ def _with_typos(query):
     return query
 
 
+def row_pks(model, text, limit=500):
+    """The ids of `model`'s rows whose documents match `text` (the admin's search box)."""
+    query = search_text.parse(text)
+    if not query or model not in DOCUMENTS:
+        return []
+    query = _with_typos(query)
+    prefix = f"{model._meta.label_lower}:"
+    matches = _matching(query).filter(document__key__startswith=prefix)
+    keys = SearchDocument.objects.filter(pk__in=matches.values("document")[:limit])
+    return [int(key.removeprefix(prefix)) for key in keys.values_list("key", flat=True)]
+
+
+def _matching(query, today=None):
+    """The (document, group weights) rows of the documents with a term of every group."""
+    matches = SearchTerm.objects.filter(term__in=query.terms)
+    if today:
+        matches = matches.exclude(document__shown_from__gt=today)
+    groups = {
+        f"g{i}": Max(
+            Case(When(term__in=group, then=F("weight")), default=Value(0)),
+            output_field=IntegerField(),
+        )
+        for i, group in enumerate(query.groups)
+    }
+    matches = matches.values("document", "document__boost", "document__date").annotate(**groups)
+    return matches.filter(**{f"g{i}__gt": 0 for i in range(len(groups))})
+
+
 def find(text, page=1, today=None):
     """The page `page` of the results for `text`: documents with a term of every group,
     ranked by the sum of each group's best field weight, times the document's boost; then
@@ -487,19 +515,8 @@ def find(text, page=1, today=None):
         return Results(query, [], 0, page)
     query = _with_typos(query)
     today = today or datetime.date.today()
-    matches = (
-        SearchTerm.objects.filter(term__in=query.terms)
-        .exclude(document__shown_from__gt=today)
-        .values("document", "document__boost", "document__date")
-    )
-    groups = {
-        f"g{i}": Max(
-            Case(When(term__in=group, then=F("weight")), default=Value(0)),
-            output_field=IntegerField(),
-        )
-        for i, group in enumerate(query.groups)
-    }
-    matches = matches.annotate(**groups).filter(**{f"g{i}__gt": 0 for i in range(len(groups))})
+    matches = _matching(query, today)
+    groups = [f"g{i}" for i in range(len(query.groups))]
     total = matches.count()
     score = ExpressionWrapper(
         sum((F(name) for name in groups), Value(0)) * F("document__boost"),

@@ -24,7 +24,7 @@ SAMPLE = [
     "开源",
     "加入我们",
     "Distributed Storage Systems",
-    "Dynamo NIXL",
+    "CXL era",
 ]
 
 

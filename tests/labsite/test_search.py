@@ -297,3 +297,16 @@ def test_search_pages_are_not_kept_in_the_page_cache(indexed_demo, client, setti
     response = client.get("/search/", {"q": "mooncake"})
     assert response["Cache-Control"] == "private"
     assert client.get("/search/", {"q": "mooncake"}).get("X-Page-Cache") != "hit"
+
+
+def test_the_admins_search_finds_what_a_visitor_finds(db, client, cast):
+    factories.PersonFactory(name="Jörg Müller", slug="jorg-muller")
+    factories.PersonFactory(name="Teng Ma", native_name="马腾", slug="teng-ma")
+    factories.PublicationFactory(title="Serving Models at Scale")
+    search.rebuild()
+    client.force_login(cast["admin"])
+    people = client.get("/admin/people/person/", {"q": "Muller"}).content.decode()
+    assert "Jörg Müller" in people
+    assert "Teng Ma" in client.get("/admin/people/person/", {"q": "腾"}).content.decode()
+    papers = client.get("/admin/publications/publication/", {"q": "serve model"})
+    assert "Serving Models at Scale" in papers.content.decode()
