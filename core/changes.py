@@ -16,7 +16,10 @@ and does nothing while any of them has no table: a restore writes an older archi
 at that archive's own schema, from before the change log or the stored exports existed, and
 migrates forward afterwards (whose post_migrate moves everything once). Which tables exist
 is read once per database, again after each migrate (post_migrate), and after a restore
-moves the schema without the command (`schema_moved`)."""
+moves the schema without the command (`schema_moved`).
+
+What follows one row rather than a whole model (the search index) is declared as
+`on_row_change`: a function of (model, row, using), row None for a bulk insert."""
 
 import functools
 from collections.abc import Callable
@@ -86,12 +89,16 @@ def changed(sender: type[Model], using: str = DEFAULT_DB_ALIAS, **kwargs: object
     for follower in followers():
         if _has_its_tables(follower, using):
             follower(sender, using)
+    row = kwargs.get("instance")
+    for follower in followers("on_row_change"):
+        if _has_its_tables(follower, using):
+            follower(sender, row if isinstance(row, Model) else None, using)
 
 
 @functools.cache
-def followers() -> list[Follower]:
+def followers(declaration: str = "on_content_change") -> list[Follower]:
     return [
         import_string(path)
         for config in content.project_apps()
-        for path in getattr(config, "on_content_change", ())
+        for path in getattr(config, declaration, ())
     ]

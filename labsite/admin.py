@@ -16,6 +16,7 @@ from django.utils.functional import lazy
 
 from lab.groups import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
 from lab.models import LabSettings
+from labsite import search
 
 User = get_user_model()
 
@@ -107,3 +108,25 @@ class LabUserAdmin(UserAdmin):
             kept = form.instance.groups.exclude(name=LAB_MEMBER_GROUP)
             form.cleaned_data["groups"] = [*form.cleaned_data["groups"], *kept]
         super().save_related(request, form, formsets, change)
+
+
+def _with_site_search(model_admin):
+    """The admin's search box finds, besides its own matches, what the site's search finds
+    among the model's rows (labsite/search.py): accents folded, stems, one typo, one or two
+    Chinese characters. Drafts, which the site's index does not hold, are still found by
+    the admin's own search."""
+    own = model_admin.get_search_results
+
+    def get_search_results(request, queryset, search_term):
+        found, may_have_duplicates = own(request, queryset, search_term)
+        pks = search.row_pks(model_admin.model, search_term)
+        if pks:
+            found = found | queryset.filter(pk__in=pks)
+        return found, may_have_duplicates
+
+    model_admin.get_search_results = get_search_results
+
+
+for _model, _model_admin in admin.site._registry.items():
+    if _model in search.DOCUMENTS and _model_admin.search_fields:
+        _with_site_search(_model_admin)

@@ -8,15 +8,27 @@ class LabsiteConfig(AppConfig):
     name = "labsite"
     verbose_name = _("Lab site")
     # core/content.py: the site's own bookkeeping, not content (never backed up or edited)
-    transient_models = ("contentversion", "contentchange", "demorow")
+    transient_models = (
+        "contentversion",
+        "contentchange",
+        "demorow",
+        "searchdocument",
+        "searchterm",
+    )
     # core/changes.py: any change to the content makes every worker's cached pages out of
     # date; so does a migrate (an upgrade may change what pages say).
     on_content_change = ("labsite.page_cache.content_changed",)
+    # core/changes.py: each row changed puts its search document out of date.
+    on_row_change = ("labsite.search.row_changed",)
 
     def ready(self):
         from labsite import page_cache
 
         post_migrate.connect(page_cache.schema_changed, dispatch_uid="labsite-pages-migrate")
+
+        from labsite import search
+
+        post_migrate.connect(search.schema_changed, dispatch_uid="labsite-search-migrate")
 
         from labsite.i18n import translate_model_texts
 

@@ -47,3 +47,42 @@ class DemoRow(models.Model):
 
     def __str__(self):
         return f"demo row {self.content_type_id}:{self.object_id}"
+
+
+class SearchDocument(models.Model):
+    """One public page (or list entry) as the site's search finds it (labsite/search.py):
+    what a result shows, in each language, and how it ranks. Derived from the content and
+    rebuilt from it (`manage.py rebuild_search_index`), so never backed up."""
+
+    key = models.CharField(max_length=80, unique=True)  # "publications.publication:12"
+    kind = models.CharField(max_length=20)
+    titles = models.JSONField(default=dict)  # {language: title}
+    texts = models.JSONField(default=dict)  # {language: plain text for excerpts}
+    urls = models.JSONField(default=dict)  # {language: address}
+    date = models.DateField(null=True, blank=True)
+    shown_from = models.DateField(null=True, blank=True)  # a post dated in the future
+    boost = models.FloatField(default=1.0)  # current members above alumni
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self):
+        return self.key
+
+
+class SearchTerm(models.Model):
+    """A term of a document (core/search_text.py) and the weight of the field it is in
+    (a title or name outweighs a body)."""
+
+    term = models.CharField(max_length=64)
+    document = models.ForeignKey(SearchDocument, on_delete=models.CASCADE, related_name="+")
+    weight = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["term", "document"], name="search_term_unique"),
+        ]
+        # The unique index (term, document) serves every query: the documents of a term.
+
+    def __str__(self):
+        return self.term

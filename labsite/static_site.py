@@ -17,7 +17,10 @@ uploads. So the files are the live pages, except where a static copy must differ
 
 - a feed's links to itself and other feeds lead to their `feed.xml` files;
 - uploads are copied into `media/` and linked there, from object storage too, so the copy
-  holds every photo and needs nothing of the live site.
+  holds every photo and needs nothing of the live site;
+- the search page (one per language; the header's box leads there) searches an index that
+  Pagefind builds from the written pages into `pagefind/`, in the browser: Pagefind splits
+  Chinese into words, and a re-run writes only the index files that changed.
 
 A file whose bytes have not changed is not rewritten, and a file of an earlier export that
 no page links to any more is removed, so re-running after an edit touches what changed and
@@ -30,6 +33,9 @@ import hashlib
 import html
 import json
 import re
+import subprocess
+import sys
+import tempfile
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,7 +48,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.test import Client, override_settings
-from django.urls import get_script_prefix, set_script_prefix
+from django.urls import get_script_prefix, reverse, set_script_prefix
 from django.utils import translation
 from django.utils.encoding import filepath_to_uri
 from django.utils.functional import empty
@@ -50,11 +56,13 @@ from django.utils.functional import empty
 from core import content
 from core.storage import local_folder
 from labsite.context_processors import STATIC_EXPORT_KEY
+from labsite.models import SearchDocument
 from labsite.page_cache import content_version
 
 MARKER = ".labsite-static"  # marks a folder as an export this command may prune
 QUERY_DIR = "_"
 START = ["/", "/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/"]
+PAGEFIND_DIR = "pagefind"  # the copy's search index (Pagefind), built after the pages
 _LINK = re.compile(r'\b(href|src)="([^"]*)"')
 _LOC = re.compile(r"<loc>([^<]+)</loc>")
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/xml", "text/xml")
@@ -165,14 +173,17 @@ def export_static(
         finally:
             set_script_prefix(previous_prefix)
     kept = {*result.written, *result.unchanged, MARKER}
+    index = f"{PAGEFIND_DIR}/"  # kept here; _index_for_search prunes its own files
     # A page that failed leaves its links unfollowed: nothing is pruned on such a run.
     for path in sorted(target.rglob("*"), reverse=True) if not result.broken else []:
         name = path.relative_to(target).as_posix()
-        if path.is_file() and name not in kept:
+        if path.is_file() and name not in kept and not name.startswith(index):
             path.unlink()
             result.removed.append(name)
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
+    if not result.broken:
+        _index_for_search(target, result)
     record = {"files": result.files}
     if not result.broken:  # a run with faults is run again in full
         record["built from"] = built_from
@@ -180,6 +191,33 @@ def export_static(
         "Written by labsite's export_static; re-run it to update.\n" + json.dumps(record) + "\n"
     )
     return result
+
+
+def _index_for_search(target: Path, result: Result) -> None:
+    """Pagefind's index of the written pages (those whose <main> says data-pagefind-body),
+    built in a scratch folder and copied into PAGEFIND_DIR file by file: unchanged index
+    files are not rewritten, and files of an earlier index are removed."""
+    with tempfile.TemporaryDirectory() as scratch:
+        command = [sys.executable, "-m", "pagefind", "--site", str(target)]
+        command += ["--output-path", scratch, "--silent"]
+        try:
+            subprocess.run(command, check=True, capture_output=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as error:
+            result.broken.append(f"the search index: {error}")
+            return
+        built = set()
+        for path in sorted(Path(scratch).rglob("*")):
+            if path.is_file():
+                name = f"{PAGEFIND_DIR}/{path.relative_to(scratch).as_posix()}"
+                _write(target, name, path.read_bytes(), result)
+                built.add(name)
+    for path in sorted((target / PAGEFIND_DIR).rglob("*"), reverse=True):
+        name = path.relative_to(target).as_posix()
+        if path.is_file() and name not in built:
+            path.unlink()
+            result.removed.append(name)
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
 
 
 def _built_from(base_url: str) -> dict[str, str | int]:
@@ -231,8 +269,18 @@ def _uploads_linked_in_copy():
 def _crawl(site: _Site, target: Path, result: Result, say) -> None:
     # (URL prefix, storage) of files served as they are; the prefixes include the site's.
     files = [(settings.STATIC_URL, staticfiles_storage), (settings.MEDIA_URL, default_storage)]
-    queue = deque((path, "", "start") for path in START)
-    seen = {(path, "") for path in START}
+    searches = []  # the search page in each language: the header's box leads there
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            searches.append(reverse("search").removeprefix(site.prefix))
+    # the pages the live search finds (labsite/search.py): the copy's index holds the same
+    searchable = {
+        url.removeprefix(site.prefix)
+        for urls in SearchDocument.objects.values_list("urls", flat=True)
+        for url in urls.values()
+    }
+    queue = deque((path, "", "start") for path in [*START, *searches])
+    seen = {(path, "") for path in [*START, *searches]}
     while queue:
         path, query, source = queue.popleft()
         full = site.prefix + path
@@ -251,6 +299,8 @@ def _crawl(site: _Site, target: Path, result: Result, say) -> None:
             links: list[str] = []
             if content_type.startswith("text/html"):
                 data, links = _rewrite(data.decode(), site, path, query)
+                if query or path not in searchable:  # search finds each page once, as live
+                    data = data.replace(" data-pagefind-body", "", 1)
                 data = data.encode()
             elif path == "/sitemap.xml":
                 links = _LOC.findall(data.decode())
@@ -263,7 +313,7 @@ def _crawl(site: _Site, target: Path, result: Result, say) -> None:
                 if not parts.path.startswith(site.prefix + "/"):
                     continue
                 local = parts.path[len(site.prefix) :]
-                if local.startswith(("/admin/", "/accounts/")):
+                if local.startswith(("/admin/", "/accounts/", f"/{PAGEFIND_DIR}/")):
                     continue
                 key = (local, parts.query)
                 if key not in seen:

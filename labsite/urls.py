@@ -10,7 +10,7 @@ from django.views.generic import RedirectView
 from django.views.i18n import set_language
 
 from labsite import views
-from labsite.pages import home, news
+from labsite.pages import home, news, search
 from labsite.site_import.views import import_site_page
 from labsite.sitemaps import sitemap
 
@@ -19,6 +19,7 @@ urlpatterns = i18n_patterns(
     path("", home.HomeView.as_view(), name="home"),
     path("news/", news.NewsView.as_view(), name="news"),
     path("news/feed/", news.NewsFeed(), name="news-feed"),
+    path("search/", search.SearchView.as_view(), name="search"),
     path("people/", include("labsite.pages.people_urls")),
     path("publications/", include("publications.urls")),
     path("", include("talks.urls")),

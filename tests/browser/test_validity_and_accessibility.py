@@ -70,6 +70,8 @@ def page_types(transactional_db):
         "/themes/kvcache-centric-serving/",  # its people, papers and code
         "/teaching/",
         "/teaching/systems-for-large-language-models-2025/",  # its teachers, links, text
+        "/search/",
+        "/search/?q=Mooncake+serving",  # results of every kind, the matched words marked
         "/no-such-page/",
     ]
     return english + ["/zh-hans" + url for url in english]

@@ -1,0 +1,552 @@
+"""The site's search: every public page as a document of weighted terms (core/search_text.py),
+kept current through the one path for change (core/changes.py), and found by a query that
+costs the same on SQLite and PostgreSQL: the documents of a few terms, through the index
+on (term, document), grouped and ranked in one statement.
+
+Why this rather than each database's full-text search: SQLite's FTS5 finds no one- or
+two-character Chinese query with its trigram tokenizer and stems nothing with the others;
+PostgreSQL's parsers do not split Chinese either. The terms here are the same on both
+databases (stems, folded accents, CJK characters and pairs), so a query finds the same
+results on the embedded default and in production, and the index needs no extension.
+
+A document says, per language, the title and text a result shows and its address; which
+rows are documents, and what of them is searched, is declared below (DOCUMENTS), one
+builder per kind of public page."""
+
+import datetime
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db.migrations.executor import MigrationExecutor
+from django.db.models import Case, ExpressionWrapper, F, FloatField, IntegerField, Max, Value, When
+from django.urls import get_script_prefix, reverse, set_script_prefix
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+from translated_fields import to_attribute
+
+from core import search_text
+from core.bulk import insert_rows
+from core.changes import writes
+from labsite.models import SearchDocument, SearchTerm
+from people.models import NewsItem, Person
+from publications.models import Authorship, Publication, Venue
+from talks.models import Award, Recipient, Speaker, Talk
+from website.models import Course, CourseTeacher, Opening, Page, Post, PostAuthor, Theme
+
+PER_PAGE = 20
+MAX_PAGE = 25  # past 500 results, a visitor refines the query
+TITLE, NAME, DETAIL, BODY = 10, 5, 2, 1  # the weights of the fields a term is in
+MAX_TYPOS = 20  # vocabulary terms one query word may stand for
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
+
+
+@dataclass
+class Document:
+    kind: str
+    row: models.Model
+    titles: dict[str, str]
+    fields: list[tuple[str, int]]  # (text, weight) searched
+    url: Callable[[], str]  # the address, called in each language
+    texts: dict[str, str] = field(default_factory=dict)
+    date: datetime.date | None = None
+    shown_from: datetime.date | None = None
+    boost: float = 1.0
+
+
+def _in_languages(row, name):
+    return {code: getattr(row, to_attribute(name, code)) or "" for code in LANGUAGES}
+
+
+def _all(texts):
+    return " ".join(dict.fromkeys(t for t in texts.values() if t))
+
+
+_MARKUP = re.compile(r"!?\[([^\]\n]{0,500})\]\([^)\n]{0,2000}\)|[#*_>`~|]+|<[^<>\n]{0,500}>")
+
+
+def _plain(markdown):
+    """Markdown's text without its marks, for excerpts and terms (links keep their words)."""
+    return _MARKUP.sub(lambda m: m.group(1) or " ", markdown)
+
+
+def _day(partial):
+    return partial.first_day() if partial else None
+
+
+def _person(row):
+    names = [row.name, row.native_name, *row.name_variants.splitlines()]
+    return Document(
+        "person",
+        row,
+        {
+            code: row.name + (f" ({row.native_name})" if row.native_name else "")
+            for code in LANGUAGES
+        },
+        [
+            (" ".join(names), TITLE),
+            (_all(_in_languages(row, "research_interests")), DETAIL),
+            (
+                _all(_in_languages(row, "title")) + " " + _all(_in_languages(row, "affiliation")),
+                DETAIL,
+            ),
+            (_all(_in_languages(row, "tagline")), DETAIL),
+            (_plain(_all(_in_languages(row, "bio"))), BODY),
+        ],
+        row.get_absolute_url,
+        texts={c: _plain(t) for c, t in _in_languages(row, "bio").items()},
+        boost=0.8 if row.is_alumnus else 1.0,
+    )
+
+
+def _publication(row):
+    listed = [a for a in row.authorships.all() if not a.is_unlisted]
+    written = ", ".join(f"{a.given_name} {a.family_name}".strip() for a in listed)
+    # the names as written, and a linked member's own names (T Ma is Teng Ma, 马腾)
+    authors = (
+        written
+        + " "
+        + " ".join(f"{a.person.name} {a.person.native_name}" for a in listed if a.person_id)
+    )
+    venue = " ".join(filter(None, [row.venue.name if row.venue else "", row.container_title]))
+    return Document(
+        "publication",
+        row,
+        dict.fromkeys(LANGUAGES, row.display_title),
+        [
+            (row.display_title, TITLE),
+            (authors, NAME),
+            (" ".join(filter(None, [venue, row.doi, row.arxiv_id])), DETAIL),
+            (_plain(row.abstract), BODY),
+        ],
+        row.get_absolute_url,
+        texts=dict.fromkeys(LANGUAGES, f"{written} · {venue}" if venue else written),
+        date=_day(row.date),
+    )
+
+
+def _people_of(rows):
+    return " ".join(r.person.name if r.person_id else getattr(r, "name", "") for r in rows)
+
+
+def _post(row):
+    return Document(
+        "post",
+        row,
+        _in_languages(row, "title"),
+        [
+            (_all(_in_languages(row, "title")), TITLE),
+            (_people_of(row.authors.select_related("person")), NAME),
+            (_all(_in_languages(row, "summary")), DETAIL),
+            (_plain(_all(_in_languages(row, "body"))), BODY),
+        ],
+        row.get_absolute_url,
+        texts={c: _plain(t) for c, t in _in_languages(row, "body").items()},
+        date=row.date,
+        shown_from=row.date,
+    )
+
+
+def _written(kind, body="body", detail="summary", dated=None):
+    """A builder for the lab's written things: a title, a summary, a Markdown body."""
+
+    def build(row):
+        return Document(
+            kind,
+            row,
+            _in_languages(row, "title"),
+            [
+                (_all(_in_languages(row, "title")), TITLE),
+                (_all(_in_languages(row, detail)) if detail else "", DETAIL),
+                (_plain(_all(_in_languages(row, body))), BODY),
+            ],
+            row.get_absolute_url,
+            texts={c: _plain(t) for c, t in _in_languages(row, body).items()},
+            date=dated(row) if dated else None,
+        )
+
+    return build
+
+
+def _talk(row):
+    speakers = _people_of(row.speakers.select_related("person"))
+    where = " ".join(filter(None, [row.event, row.host, row.city, row.country]))
+    return Document(
+        "talk",
+        row,
+        _in_languages(row, "title"),
+        [
+            (_all(_in_languages(row, "title")), TITLE),
+            (speakers, NAME),
+            (where, DETAIL),
+            (_plain(row.description), BODY),
+        ],
+        row.get_absolute_url if row.has_page else lambda: reverse("talks:list"),
+        texts=dict.fromkeys(LANGUAGES, f"{speakers} · {where}"),
+        date=_day(row.date),
+    )
+
+
+def _award(row):
+    recipients = _people_of(row.recipients.select_related("person"))
+    return Document(
+        "award",
+        row,
+        _in_languages(row, "name"),
+        [
+            (_all(_in_languages(row, "name")), TITLE),
+            (recipients, NAME),
+            (" ".join(filter(None, [row.awarded_by, row.detail])), DETAIL),
+        ],
+        lambda: reverse("talks:awards"),
+        texts=dict.fromkeys(LANGUAGES, " · ".join(filter(None, [recipients, row.awarded_by]))),
+        date=_day(row.date),
+    )
+
+
+def _news(row):
+    texts = {c: _plain(t) for c, t in _in_languages(row, "text").items()}
+    return Document(
+        "news",
+        row,
+        {c: search_text.excerpt(t, set(), 90) for c, t in texts.items()},
+        [(_all(texts), BODY), (row.person.name if row.person_id else "", NAME)],
+        lambda: reverse("news"),
+        texts=texts,
+        date=_day(row.date),
+    )
+
+
+def _course(row):
+    teachers = _people_of(row.teachers.select_related("person"))
+    return Document(
+        "course",
+        row,
+        _in_languages(row, "title"),
+        [
+            (_all(_in_languages(row, "title")) + " " + row.code, TITLE),
+            (teachers, NAME),
+            (
+                _all(_in_languages(row, "term")) + " " + _all(_in_languages(row, "institution")),
+                DETAIL,
+            ),
+            (_plain(_all(_in_languages(row, "description"))), BODY),
+        ],
+        row.get_absolute_url,
+        texts={c: _plain(t) for c, t in _in_languages(row, "description").items()},
+    )
+
+
+# The kinds of public page search finds, in the order results of equal rank are listed:
+# the model, its published rows (the same queryset its pages list), its builder.
+DOCUMENTS = {
+    Person: (lambda: Person.objects.published(), _person),
+    Publication: (
+        lambda: (
+            Publication.objects.published().select_related("venue").prefetch_related("authorships")
+        ),
+        _publication,
+    ),
+    Post: (lambda: Post.objects.filter(is_published=True), _post),  # dated ones: shown_from
+    Page: (lambda: Page.objects.published(), _written("page", detail="")),
+    Theme: (lambda: Theme.objects.published(), _written("theme")),
+    Opening: (lambda: Opening.objects.published(), _written("opening", "description", "")),
+    Course: (lambda: Course.objects.published(), _course),
+    Talk: (lambda: Talk.objects.published(), _talk),
+    Award: (lambda: Award.objects.published(), _award),
+    NewsItem: (lambda: NewsItem.objects.published().select_related("person"), _news),
+}
+KIND_LABELS = {
+    "person": _("Person"),
+    "publication": _("Publication"),
+    "post": _("Post"),
+    "page": _("Page"),
+    "theme": _("Research theme"),
+    "opening": _("Opening"),
+    "course": _("Course"),
+    "talk": _("Talk"),
+    "award": _("Award"),
+    "news": _("News"),
+}
+# A row of these changes what its parent's document says: (the parent's model, the field).
+PARTS = {
+    Authorship: (Publication, "publication_id"),
+    PostAuthor: (Post, "post_id"),
+    Speaker: (Talk, "talk_id"),
+    Recipient: (Award, "award_id"),
+    CourseTeacher: (Course, "course_id"),
+}
+
+
+def _key(model, pk):
+    return f"{model._meta.label_lower}:{pk}"
+
+
+# ---- keeping the index current -------------------------------------------------------------
+
+_pending: dict[type[models.Model], set] = {}
+
+
+@writes("labsite.SearchDocument", "labsite.SearchTerm")
+def row_changed(model, row, using):
+    """core/changes.py's follower: the row's document (or its parent's) is rebuilt when the
+    change commits. A person's name is also in their papers, posts and talks."""
+    if row is not None:
+        model = type(row)
+    if model in PARTS:
+        parent, attribute = PARTS[model]
+        if row is None:
+            return  # a bulk insert of parts: their parents are saved in the same import
+        model, row_pk = parent, getattr(row, attribute)
+    elif model in DOCUMENTS:
+        row_pk = row.pk if row is not None else None
+    elif model is Venue and row is not None:
+        for pk in Publication.objects.filter(venue=row).values_list("pk", flat=True):
+            _pending.setdefault(Publication, set()).add(pk)
+        transaction.on_commit(flush, using=using)
+        return
+    else:
+        return
+    _pending.setdefault(model, set()).add(row_pk)  # None: every row of the model
+    if model is Person and row is not None:
+        for part, parent in [(Authorship, Publication), (PostAuthor, Post), (Speaker, Talk)]:
+            field_name = PARTS[part][1]
+            pks = part.objects.filter(person=row).values_list(field_name, flat=True)
+            _pending.setdefault(parent, set()).update(pks)
+    transaction.on_commit(flush, using=using)
+
+
+def flush():
+    """Rebuilds the documents of the rows changed since the last flush (each change queues
+    a flush; the first after a commit does the work, the others find nothing)."""
+    while _pending:
+        model, pks = _pending.popitem()
+        index(model, None if None in pks else pks)
+
+
+def index(model, pks=None):
+    """Rebuilds the documents of `model`'s rows `pks` (all when None): published rows are
+    (re)written, the others removed."""
+    rows_of, build = DOCUMENTS[model]
+    rows = rows_of()
+    if pks is not None:
+        rows = rows.filter(pk__in=pks)
+    with transaction.atomic():
+        if pks is None:
+            _delete("key LIKE %s", [f"{model._meta.label_lower}:%"])
+        else:
+            keys = [_key(model, pk) for pk in pks]
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                _delete(f"key IN ({', '.join(['%s'] * len(chunk))})", chunk)
+        _write(build(row) for row in rows.iterator(chunk_size=500))
+
+
+def _delete(where, params):
+    """Documents and their terms removed in two statements (the ORM's delete would read
+    every term row first, to send signals nobody needs for an index)."""
+    documents = f"SELECT id FROM labsite_searchdocument WHERE {where}"
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM labsite_searchterm WHERE document_id IN ({documents})", params)
+        cursor.execute(f"DELETE FROM labsite_searchdocument WHERE {where}", params)
+
+
+def _write(documents: Iterable[Document]):
+    batch: list[Document] = []
+    for document in documents:
+        batch.append(document)
+        if len(batch) == 500:
+            _write_batch(batch)
+            batch = []
+    if batch:
+        _write_batch(batch)
+
+
+def _write_batch(documents):
+    rows = []
+    prefix = get_script_prefix()  # addresses are kept from the site's root, and shown
+    set_script_prefix("/")  # under the prefix the page is served with (find)
+    try:
+        urls_of = []
+        for document in documents:
+            urls = {}
+            for code in LANGUAGES:
+                with translation.override(code):
+                    urls[code] = document.url()
+            urls_of.append(urls)
+    finally:
+        set_script_prefix(prefix)
+    for document, urls in zip(documents, urls_of, strict=True):
+        rows.append(
+            SearchDocument(
+                key=_key(type(document.row), document.row.pk),
+                kind=document.kind,
+                titles=document.titles,
+                texts={c: t[:2000] for c, t in document.texts.items()},
+                urls=urls,
+                date=document.date,
+                shown_from=document.shown_from,
+                boost=document.boost,
+            )
+        )
+    insert_rows(SearchDocument, rows)
+    saved = dict(
+        SearchDocument.objects.filter(key__in=[r.key for r in rows]).values_list("key", "pk")
+    )
+    terms = []
+    for row, document in zip(rows, documents, strict=True):
+        weights: dict[str, int] = {}
+        for text, weight in document.fields:
+            for term in search_text.terms(text):
+                weights[term] = max(weight, weights.get(term, 0))
+        pk = saved[row.key]
+        terms += [(term, pk, weight) for term, weight in weights.items()]
+    with connection.cursor() as cursor:  # plain tuples: no model instance per term
+        cursor.executemany(
+            "INSERT INTO labsite_searchterm (term, document_id, weight) VALUES (%s, %s, %s)", terms
+        )
+
+
+def schema_changed(using=DEFAULT_DB_ALIAS, **kwargs):
+    """After a migrate: a site upgraded to the release that brought search (or whose index
+    was lost) gets its index built once, when it has content and no index yet."""
+    executor = MigrationExecutor(connections[using])
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        return  # a schema short of the latest (a restore on its way, a rollback): not yet
+    if not SearchDocument.objects.using(using).exists() and any(
+        model.objects.exists() for model in DOCUMENTS
+    ):
+        rebuild()
+
+
+def rebuild():
+    """Every document afresh (after a restore, an upgrade, or on a lab admin's word)."""
+    with transaction.atomic():
+        _delete("1 = 1", [])
+        for model in DOCUMENTS:
+            index(model)
+    _pending.clear()
+
+
+# ---- finding ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    kind: str
+    kind_label: str
+    title: list[tuple[str, bool]]  # pieces, the matched ones marked
+    excerpt: list[tuple[str, bool]]
+    url: str
+    date: datetime.date | None
+
+
+@dataclass
+class Results:
+    query: search_text.Query
+    results: list[Result]
+    total: int
+    page: int
+
+    @property
+    def pages(self):
+        return min(MAX_PAGE, -(-self.total // PER_PAGE))
+
+
+def _with_typos(query):
+    """Each word that no document has, of five letters or more, may be a typo: its group
+    takes the known terms one edit away (at most MAX_TYPOS). One query for the words
+    known, one more for the candidates of the unknown ones."""
+    if not query.typo_words:
+        return query
+    stems = {i: next(iter(query.groups[i])) for i in query.typo_words}
+    known = set(
+        SearchTerm.objects.filter(term__in=stems.values()).values_list("term", flat=True).distinct()
+    )
+    unknown = {i: w for i, w in query.typo_words.items() if stems[i] not in known}
+    if not unknown:
+        return query
+    candidates = {i: search_text.one_edit_away(word) for i, word in unknown.items()}
+    found = set(
+        SearchTerm.objects.filter(term__in=set().union(*candidates.values()))
+        .values_list("term", flat=True)
+        .distinct()
+    )
+    for i, edits in candidates.items():
+        query.groups[i] |= set(sorted(edits & found)[:MAX_TYPOS])
+    return query
+
+
+def row_pks(model, text, limit=500):
+    """The ids of `model`'s rows whose documents match `text` (the admin's search box)."""
+    query = search_text.parse(text)
+    if not query or model not in DOCUMENTS:
+        return []
+    query = _with_typos(query)
+    prefix = f"{model._meta.label_lower}:"
+    matches = _matching(query).filter(document__key__startswith=prefix)
+    keys = SearchDocument.objects.filter(pk__in=matches.values("document")[:limit])
+    return [int(key.removeprefix(prefix)) for key in keys.values_list("key", flat=True)]
+
+
+def _matching(query, today=None):
+    """The (document, group weights) rows of the documents with a term of every group."""
+    matches = SearchTerm.objects.filter(term__in=query.terms)
+    if today:
+        matches = matches.exclude(document__shown_from__gt=today)
+    groups = {
+        f"g{i}": Max(
+            Case(When(term__in=group, then=F("weight")), default=Value(0)),
+            output_field=IntegerField(),
+        )
+        for i, group in enumerate(query.groups)
+    }
+    matches = matches.values("document", "document__boost", "document__date").annotate(**groups)
+    return matches.filter(**{f"g{i}__gt": 0 for i in range(len(groups))})
+
+
+def find(text, page=1, today=None):
+    """The page `page` of the results for `text`: documents with a term of every group,
+    ranked by the sum of each group's best field weight, times the document's boost; then
+    newest first. Three queries (five with a typo): the count, the page's ranks, its rows."""
+    query = search_text.parse(text)
+    page = max(1, min(page, MAX_PAGE))
+    if not query:
+        return Results(query, [], 0, page)
+    query = _with_typos(query)
+    today = today or datetime.date.today()
+    matches = _matching(query, today)
+    groups = [f"g{i}" for i in range(len(query.groups))]
+    total = matches.count()
+    score = ExpressionWrapper(
+        sum((F(name) for name in groups), Value(0)) * F("document__boost"),
+        output_field=FloatField(),
+    )
+    start = (page - 1) * PER_PAGE
+    ranked = matches.annotate(score=score).order_by(
+        "-score", F("document__date").desc(nulls_last=True), "document"
+    )
+    ids = [row["document"] for row in ranked[start : start + PER_PAGE]]
+    documents = SearchDocument.objects.in_bulk(ids)
+    language = translation.get_language() or LANGUAGES[0]
+    marked_terms = query.terms
+    prefix = get_script_prefix().removesuffix("/")
+    results = []
+    for document in (documents[pk] for pk in ids):
+        title = document.titles.get(language) or next(
+            (t for t in document.titles.values() if t), ""
+        )
+        text = document.texts.get(language) or next((t for t in document.texts.values() if t), "")
+        results.append(
+            Result(
+                document.kind,
+                KIND_LABELS.get(document.kind, document.kind),
+                search_text.marked(title, marked_terms),
+                search_text.marked(search_text.excerpt(text, marked_terms), marked_terms),
+                prefix + (document.urls.get(language) or next(iter(document.urls.values()), "/")),
+                document.date,
+            )
+        )
+    return Results(query, results, total, page)

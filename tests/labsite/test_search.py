@@ -1,0 +1,312 @@
+"""The site's search (/search/?q=): what a visitor finds, in English and Chinese, over the
+demo lab and a generated lab; a save searchable once it is shown; hostile queries bounded."""
+
+import datetime
+import random
+import re
+
+import pytest
+from django.test import override_settings
+from django.utils import translation
+
+from labsite import search
+from people.models import Person
+from publications.models import Authorship, Publication
+from tests import factories
+from website.models import Post
+
+# (query, a title among the first five results). Over the demo lab: names in either order
+# and either script, one and two Chinese characters, mixed scripts, stems, a typo, venues,
+# bodies of posts and pages, talks, awards, courses, themes, openings, news.
+DEMO_QUERIES = [
+    ("Teng Ma", "Teng Ma (马腾)"),
+    ("Ma Teng", "Teng Ma (马腾)"),
+    ("teng ma", "Teng Ma (马腾)"),
+    ("马腾", "Teng Ma (马腾)"),
+    ("马", "Teng Ma (马腾)"),
+    ("腾", "Teng Ma (马腾)"),
+    ("Feng Ren", "Feng Ren"),
+    ("Ren Feng", "Feng Ren"),
+    ("马腾 KVCache", "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
+    ("Mooncake", "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
+    ("mooncake kvcache", "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
+    ("KVCache", "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
+    ("kvcahce", "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
+    ("moncake", "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
+    ("serve LLM", "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
+    ("disaggregation", "NVM Allocator in Disaggregation Era"),
+    ("HydraRPC", "HydraRPC: RPC in the CXL Era"),
+    ("hydrarpc cxl", "HydraRPC: RPC in the CXL Era"),
+    ("CXL era", "Revisiting Distributed Memory in the CXL Era"),
+    ("LogGenius", "LogGenius: An Unsupervised Log Parsing Framework with Zero-shot Prompt"),
+    ("log parsing", "LogGenius: An Unsupervised Log Parsing Framework with Zero-shot Prompt"),
+    ("X-RDMA", "X-RDMA: Effective RDMA Middleware in Large-scale Production"),
+    ("RDMA middleware", "X-RDMA: Effective RDMA Middleware in Large-scale Production"),
+    ("ASPLOS 2023", "Efficient Scheduler Live Update for Linux Kernel with Modularization"),
+    ("Plugsched", "Plugsched: A Safe and Efficient Live Update Approach for Cloud OS Sche"),
+    ("AsymNVM", "AsymNVM: An Efficient Framework for Implementing Persistent Data Struc"),
+    ("persistent data structures", "AsymNVM: An Efficient Framework for Implementing Persistent"),
+    ("Best Paper", "Best Paper"),
+    ("FAST best paper", "Mooncake wins the FAST '25 Best Paper Award"),
+    ("最佳论文", "Mooncake 获得 FAST '25 最佳论文奖"),
+    ("开源", "Mooncake 开源了"),
+    ("系统 大模型", "大模型系统"),
+    ("大模型系统", "大模型系统"),
+    ("分布式存储", "分布式存储系统"),
+    ("Distributed Storage Systems", "Distributed Storage Systems"),
+    ("language models systems", "Systems for Large Language Models"),
+    ("加入我们", "加入我们"),
+    ("join us", "Join us"),
+    ("internships", "Internships"),
+    ("PhD positions", "PhD positions: KVCache and memory systems for LLM serving"),
+    ("博士招生", "博士招生：面向大模型推理的 KVCache 与内存系统"),
+    ("KVCache-centric LLM serving", "KVCache-centric LLM serving"),
+    ("Anhui", "Teng Ma (马腾)"),
+    ("Scholarship", "National Scholarship"),
+    ("RDMA Programming Competition", "6th RDMA Programming Competition"),
+    ("NVLink", "Blackwell Mooncake Transfer Engine supports NVLink"),
+    ("Dynamo NIXL", "NVIDIA Dynamo NIXL offically supports Mooncake Transfer Engine"),
+    ("智算", "智算新生态 — 异构AI算力底座如何驱动大模型全场景落地"),
+    ("记忆感知", "记忆感知的大模型KVCache优化"),
+    ("Mooncake项目", "Mooncake项目最新进展"),
+    ("CXL interference", "CXL-Interplay: Unraveling and Characterizing CXL Interference"),
+    ("SMART memory disaggregated", "Scaling Up Memory Disaggregated Applications with SMART"),
+    ("checkpoint NVM", "libcrpm: Improving the Checkpoint Performance of NVM"),
+]
+
+
+def _titles(text, count=5, language="en"):
+    with translation.override(language):
+        found = search.find(text).results[:count]
+    return ["".join(piece for piece, _hit in r.title) for r in found]
+
+
+def _misses(queries):
+    """The queries whose expected title (in the language it is written in) is not among
+    the first five results."""
+    misses = []
+    for query, expected in queries:
+        language = "zh-hans" if re.search(r"[\u4e00-\u9fff]", expected) else "en"
+        titles = _titles(query, language=language)
+        if not any(title.startswith(expected) for title in titles):
+            misses.append((query, expected, titles))
+    return misses
+
+
+@pytest.fixture
+def indexed_demo(demo):
+    search.rebuild()
+
+
+def test_the_demo_lab_is_found_in_both_languages(indexed_demo):
+    assert len(DEMO_QUERIES) >= 50
+    assert _misses(DEMO_QUERIES) == []
+
+
+def test_a_title_or_name_outranks_a_mention_in_a_body(indexed_demo):
+    assert _titles("Teng Ma", 1) == ["Teng Ma (马腾)"]
+    assert _titles("Mooncake", 1)[0].startswith("Mooncake")
+
+
+def test_a_current_member_outranks_an_alumnus_of_the_same_name(db):
+    current = factories.PersonFactory(name="Wei Zhang", slug="wei-zhang")
+    factories.PersonFactory(name="Wei Zhang", slug="wei-zhang-2", has_left=True)
+    search.rebuild()
+    first = search.find("Wei Zhang").results[0]
+    assert first.url == current.get_absolute_url()
+
+
+def test_results_mark_the_matched_words_and_name_their_kind(indexed_demo, client):
+    page = client.get("/search/", {"q": "Mooncake serving"}).content.decode()
+    assert "<mark>Mooncake</mark>" in page
+    assert "<mark>Serving</mark>" in page
+    assert "Publication" in page
+    zh = client.get("/zh-hans/search/", {"q": "马腾"}).content.decode()
+    assert "<mark>马</mark><mark>腾</mark>" in zh
+    assert 'href="/zh-hans/people/teng-ma/"' in zh
+
+
+def test_every_page_has_the_search_box_in_its_language(indexed_demo, client):
+    for path, action in [("/", "/search/"), ("/zh-hans/people/", "/zh-hans/search/")]:
+        page = client.get(path).content.decode()
+        assert f'<form class="site-search" action="{action}" method="get" role="search">' in page
+        assert '<label class="visually-hidden" for="site-search-q">' in page
+
+
+def test_a_save_is_searchable_once_it_commits_and_a_draft_is_not(
+    db, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        post = factories.PostFactory(title="Quasicrystal lattices", is_published=True)
+    assert _titles("quasicrystal") == ["Quasicrystal lattices"]
+    with django_capture_on_commit_callbacks(execute=True):
+        post.is_published = False
+        post.save()
+    assert _titles("quasicrystal") == []
+
+
+def test_a_post_dated_ahead_is_found_from_its_day(db, django_capture_on_commit_callbacks):
+    tomorrow = datetime.date.today() + datetime.timedelta(days=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        factories.PostFactory(title="Heliotrope", is_published=True, date=tomorrow)
+    assert search.find("heliotrope").total == 0
+    assert search.find("heliotrope", today=tomorrow).total == 1
+
+
+def test_a_renamed_member_is_found_by_the_new_name_in_their_papers(
+    db, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        person = factories.PersonFactory(name="Ada Lovelace")
+        paper = factories.PublicationFactory(title="Notes on the engine")
+        Authorship.objects.create(
+            publication=paper, position=1, given_name="A", family_name="Lovelace", person=person
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        person.name = "Augusta Byron"
+        person.save()
+    assert "Notes on the engine" in _titles("Augusta Byron")
+
+
+def test_a_personal_site_searches_its_owner_only(db):
+    owner = factories.PersonFactory(name="Owner Person", slug="owner")
+    factories.PersonFactory(name="Other Person", slug="other")
+    with override_settings(PERSONAL_SITE="owner"):
+        search.rebuild()
+        assert [r.url for r in search.find("person").results] == [owner.get_absolute_url()]
+
+
+def _generated_lab(papers, posts, people):
+    """A lab of `papers` papers, `posts` posts and `people` people, written in bulk, whose
+    titles and bodies draw from one vocabulary; the queries below look for the few rows
+    planted among them."""
+    rng = random.Random(7)
+    words = [
+        f"{a}{b}"
+        for a in ("stor", "comput", "network", "quant", "graph")
+        for b in ("age", "er", "ing", "ize", "ation", "ist", "ics", "ed")
+    ]
+    words += ["memory", "cache", "system", "model", "learning", "data", "scale", "cloud"]
+    surnames = ["Wang", "Li", "Zhang", "Liu", "Chen", "Yang", "Huang", "Zhao", "Wu", "Zhou"]
+    given = ["Wei", "Jing", "Min", "Lei", "Yan", "Hao", "Xin", "Yu", "Jun", "Tao"]
+    Person.objects.bulk_create(
+        Person(
+            name=f"{rng.choice(given)} {rng.choice(surnames)}",
+            slug=f"gen-member-{i}",
+            has_left=i % 3 == 0,
+            bio_en=" ".join(rng.choices(words, k=40)),
+        )
+        for i in range(people)
+    )
+    Publication.objects.bulk_create(
+        Publication(
+            title=" ".join(rng.choices(words, k=8)).capitalize(),
+            slug=f"gen-paper-{i}",
+            abstract=" ".join(rng.choices(words, k=80)),
+        )
+        for i in range(papers)
+    )
+    Post.objects.bulk_create(
+        Post(
+            title_en=" ".join(rng.choices(words, k=6)).capitalize(),
+            slug=f"gen-post-{i}",
+            body_en=" ".join(rng.choices(words, k=150)),
+            is_published=True,
+            date=datetime.date(2020, 1, 1),
+        )
+        for i in range(posts)
+    )
+    # the rows the queries look for
+    factories.PersonFactory(name="Xiaoling Qiu", native_name="邱晓玲", slug="xiaoling-qiu")
+    factories.PublicationFactory(title="Holographic Tensor Sketches for Streaming Joins")
+    factories.PublicationFactory(title="Photonic Interconnects at Rack Scale")
+    factories.PostFactory(
+        title="Field trip", body="We visited the synchrotron in Hefei.", is_published=True
+    )
+
+
+GENERATED_QUERIES = [
+    ("Xiaoling Qiu", "Xiaoling Qiu (邱晓玲)"),
+    ("Qiu Xiaoling", "Xiaoling Qiu (邱晓玲)"),
+    ("邱晓玲", "Xiaoling Qiu (邱晓玲)"),
+    ("晓玲", "Xiaoling Qiu (邱晓玲)"),
+    ("邱", "Xiaoling Qiu (邱晓玲)"),
+    ("holographic", "Holographic Tensor Sketches for Streaming Joins"),
+    ("holographc", "Holographic Tensor Sketches for Streaming Joins"),
+    ("tensor sketch", "Holographic Tensor Sketches for Streaming Joins"),
+    ("streaming join", "Holographic Tensor Sketches for Streaming Joins"),
+    ("photonic interconnect", "Photonic Interconnects at Rack Scale"),
+    ("photnic", "Photonic Interconnects at Rack Scale"),
+    ("rack scale photonics", "Photonic Interconnects at Rack Scale"),
+    ("synchrotron", "Field trip"),
+    ("Hefei synchrotron", "Field trip"),
+    ("synchrotorn", "Field trip"),
+]
+
+
+@pytest.fixture
+def generated_lab(db):
+    _generated_lab(papers=2000, posts=300, people=150)
+    search.rebuild()
+
+
+def test_the_planted_rows_of_a_generated_lab_are_found(
+    generated_lab, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(5 * len(GENERATED_QUERIES)):
+        assert _misses(GENERATED_QUERIES) == []
+
+
+HOSTILE = [
+    "x" * 5000,
+    "' OR 1=1 --",
+    '"unclosed',
+    "NEAR(a b) AND NOT c*",
+    "*",
+    "%",
+    "_",
+    "\\",
+    "\x00\x01\x02",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀 \u202e\u200b",
+    "ﬁ ﬂ Ａ Ｂ",
+    "马" * 300,
+    "a " * 400,
+    "<script>alert(1)</script>",
+    "SELECT * FROM labsite_searchterm;",
+]
+
+
+def test_hostile_queries_answer_within_bounds(db, client, django_assert_max_num_queries):
+    factories.PostFactory(title="Ordinary words", is_published=True)
+    search.rebuild()
+    rng = random.Random(11)
+    queries = list(HOSTILE)
+    alphabet = [chr(c) for c in range(32, 0x3000, 7)] + ["马", "腾", "*", '"', "'", "%"]
+    queries += ["".join(rng.choices(alphabet, k=rng.randint(1, 300))) for _ in range(480)]
+    for i, query in enumerate(queries):
+        page = rng.choice(["1", "2", "99999999999999999999", "-1", "abc", ""])
+        with django_assert_max_num_queries(12):
+            response = client.get("/search/", {"q": query, "page": page})
+        assert response.status_code in (200, 301), (i, query, response.status_code)
+        if response.status_code == 200:
+            assert "<script>alert" not in response.content.decode()
+
+
+def test_search_pages_are_not_kept_in_the_page_cache(indexed_demo, client, settings):
+    settings.PAGE_CACHE = True
+    response = client.get("/search/", {"q": "mooncake"})
+    assert response["Cache-Control"] == "private"
+    assert client.get("/search/", {"q": "mooncake"}).get("X-Page-Cache") != "hit"
+
+
+def test_the_admins_search_finds_what_a_visitor_finds(db, client, cast):
+    factories.PersonFactory(name="Jörg Müller", slug="jorg-muller")
+    factories.PersonFactory(name="Teng Ma", native_name="马腾", slug="teng-ma")
+    factories.PublicationFactory(title="Serving Models at Scale")
+    search.rebuild()
+    client.force_login(cast["admin"])
+    people = client.get("/admin/people/person/", {"q": "Muller"}).content.decode()
+    assert "Jörg Müller" in people
+    assert "Teng Ma" in client.get("/admin/people/person/", {"q": "腾"}).content.decode()
+    papers = client.get("/admin/publications/publication/", {"q": "serve model"})
+    assert "Serving Models at Scale" in papers.content.decode()
