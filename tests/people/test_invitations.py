@@ -128,3 +128,29 @@ def test_a_refusing_mail_server_is_reported_and_the_member_is_not_marked_invited
 
 def test_the_mail_server_has_a_deadline(settings):
     assert 0 < settings.EMAIL_TIMEOUT <= 30
+
+
+@pytest.mark.parametrize("signed_in", [True, False], ids=["signed-in", "password-set"])
+def test_inviting_a_member_who_has_a_password_resets_nothing(lab_admin_client, signed_in):
+    """The profile's address may have been changed to anyone's: a link to choose a password
+    for an account its member already uses would hand the account over."""
+    from django.utils import timezone
+
+    account = factories.UserFactory(username="feng", email="feng@example.org", is_staff=True)
+    account.groups.add(Group.objects.get(name="Lab member"))
+    if signed_in:
+        account.set_unusable_password()  # signed in through a way that kept no password
+        account.last_login = timezone.now()
+        account.save()
+    person = factories.PersonFactory(name="Feng Ren", user=account, email="someone@evil.example")
+
+    page = _invite(lab_admin_client, person).content.decode()
+
+    account.refresh_from_db()
+    person.refresh_from_db()
+    assert "Feng Ren already has a password for the account “feng”" in page
+    assert not mail.outbox
+    assert account.email == "feng@example.org"
+    assert person.invited is None
+    if not signed_in:
+        assert account.check_password("a-long-test-password")
