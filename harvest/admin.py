@@ -78,6 +78,7 @@ class CandidateAdmin(LabModelAdmin):
         "version_of_candidate",
         "people",
         "not_people",
+        "rejected_by",
         "reviewed",
         "reviewed_by",
     ]
@@ -89,7 +90,11 @@ class CandidateAdmin(LabModelAdmin):
         queryset = super().get_queryset(request).prefetch_related("provenances", "people")
         person = member_person(request.user)
         if self.is_member_editor(request) and person is not None:
-            queryset = queryset.exclude(not_people=person)
+            # What they rejected while others still decide is out of their sight, as what
+            # they said is not theirs; once rejected for everyone it shows as such.
+            queryset = queryset.exclude(not_people=person).exclude(
+                rejected_by=person, status=Candidate.Status.OPEN
+            )
         return queryset
 
     def has_add_permission(self, request):
@@ -168,10 +173,7 @@ class CandidateAdmin(LabModelAdmin):
                             return redirect("admin:harvest_candidate_changelist")
                         merging = (target, review.merge_plan(candidate, target))
                 if action == "reject":
-                    review.reject(candidate, request.user)
-                    messages.success(
-                        request, _("Rejected: it will not be offered again, from any source.")
-                    )
+                    self._reject(request, candidate)
                     return redirect("admin:harvest_candidate_changelist")
                 if action == "disown":
                     person = self._disowner(request, candidate)
@@ -196,7 +198,7 @@ class CandidateAdmin(LabModelAdmin):
             "merge_form": merge_form,
             "merging": merging,
             "media": self.media + merge_form.media,
-            "claimants": candidate.people.exclude(pk__in=candidate.not_people.values("pk")),
+            "claimants": candidate.claimants(),
             "is_open": candidate.status == Candidate.Status.OPEN,
             "may_add": papers.has_add_permission(request),
         }
@@ -207,6 +209,21 @@ class CandidateAdmin(LabModelAdmin):
         if str(object_id).isdigit() and self.get_queryset(request).filter(pk=object_id).exists():
             return redirect("admin:harvest_candidate_review", int(object_id))
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def _reject(self, request, candidate):
+        """A lab admin's rejection is everyone's; a member's is their own: a work found for
+        other members too stays open for them."""
+        person = member_person(request.user) if self.is_member_editor(request) else None
+        review.reject(candidate, request.user, person)
+        candidate.refresh_from_db(fields=["status"])
+        if candidate.status == Candidate.Status.REJECTED:
+            message = _("Rejected: it will not be offered again, from any source.")
+        else:
+            message = _(
+                "Rejected for you: it will not be offered to you again. It stays open for "
+                "the others it was found for."
+            )
+        messages.success(request, message)
 
     def _disowner(self, request, candidate):
         """Whose "not me": the member's own; a lab admin's names the member in the form."""
@@ -236,9 +253,11 @@ class CandidateAdmin(LabModelAdmin):
 
     @admin.action(description=gettext_lazy("Reject the selected works (never offered again)"))
     def reject_selected(self, request, queryset):
+        """As the review page's Reject: a member's for themselves only."""
+        person = member_person(request.user) if self.is_member_editor(request) else None
         done = 0
         for candidate in queryset.filter(status=Candidate.Status.OPEN):
-            review.reject(candidate, request.user)
+            review.reject(candidate, request.user, person)
             done += 1
         self.message_user(request, _("%d rejected.") % done)
 
