@@ -12,9 +12,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.id_fields import IdChoiceField
 from harvest import review, tasks
 from harvest.models import Candidate, HarvestRun, Provenance, Source
-from lab.editing import LabModelAdmin, member_person
+from lab.editing import LabModelAdmin, ValidIdsMixin, member_person
 from lab.groups import is_lab_admin
 from publications.models import Publication
 
@@ -34,7 +35,7 @@ class ProvenanceInline(admin.TabularInline):
 
 
 class MergeForm(forms.Form):
-    publication = forms.ModelChoiceField(
+    publication = IdChoiceField(
         Publication.objects.all(),
         label=gettext_lazy("Merge into"),
         help_text=gettext_lazy("The lab's paper this work is; it takes only what it lacks."),
@@ -280,7 +281,7 @@ class CandidateAdmin(LabModelAdmin):
 
 
 @admin.register(HarvestRun)
-class HarvestRunAdmin(admin.ModelAdmin):
+class HarvestRunAdmin(ValidIdsMixin, admin.ModelAdmin):
     view_on_site = False
     list_display = ["__str__", "status", "trigger", "person", "summary", "finished"]
     list_filter = ["status", "trigger"]

@@ -7,7 +7,10 @@ from typing import NamedTuple
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
+from django.db import models
 from django.db.models import Max
 from django.forms.models import _get_foreign_key
 from django.shortcuts import get_object_or_404, redirect
@@ -18,6 +21,7 @@ from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from core import history
+from core.id_fields import IdChoiceField, IdMultipleChoiceField
 from core.partial_dates import years
 from lab.groups import is_lab_admin
 
@@ -30,7 +34,54 @@ def member_person(user):
     return user._member_person
 
 
-class LabModelAdmin(SimpleHistoryAdmin):
+# Every select and autocomplete of rows checks a submitted id before querying with it.
+ID_FIELDS = {
+    models.ForeignKey: {"form_class": IdChoiceField},
+    models.OneToOneField: {"form_class": IdChoiceField},
+    models.ManyToManyField: {"form_class": IdMultipleChoiceField},
+}
+
+
+class ValidIdsMixin:
+    """A model admin whose forms and inlines' forms answer a submitted value that is no id
+    ("abc", a number past the column) with a form error, and whose changelist answers a
+    filter no date can be (a year past every calendar) as one it cannot apply: never a
+    500."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.formfield_overrides = {**self.formfield_overrides, **_id_overrides(self)}
+
+    def get_inline_instances(self, request, obj=None):
+        inlines = super().get_inline_instances(request, obj)
+        for inline in inlines:
+            inline.formfield_overrides = {**inline.formfield_overrides, **_id_overrides(inline)}
+        return inlines
+
+    def get_changelist(self, request, **kwargs):
+        return LabChangeList
+
+
+def _id_overrides(model_admin):
+    return {
+        field_class: {**model_admin.formfield_overrides.get(field_class, {}), **options}
+        for field_class, options in ID_FIELDS.items()
+    }
+
+
+class LabChangeList(ChangeList):
+    """Django's changelist, with an overflowing date filter (`?date__year=99999999999`)
+    refused as a filter it cannot apply (the list shown unfiltered, "?e=1"), as Django does
+    for a value it cannot read."""
+
+    def get_filters(self, request):
+        try:
+            return super().get_filters(request)
+        except OverflowError as error:
+            raise IncorrectLookupParameters(error) from error
+
+
+class LabModelAdmin(ValidIdsMixin, SimpleHistoryAdmin):
     """Every content admin's permissions, in one place.
 
     Lab admins (and superusers) may do whatever their group allows on every row. A member

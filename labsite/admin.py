@@ -13,6 +13,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import Group
 from django.utils.functional import lazy
 
+from lab.editing import ValidIdsMixin
 from lab.groups import LAB_MEMBER_GROUP, manageable_accounts
 from lab.models import LabSettings
 
@@ -48,7 +49,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class LabUserAdmin(UserAdmin):
+class LabUserAdmin(ValidIdsMixin, UserAdmin):
     readonly_fields = ["last_login", "date_joined"]
 
     def get_queryset(self, request):
