@@ -8,6 +8,7 @@ from typing import NamedTuple
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.utils import unquote
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db import models
@@ -21,7 +22,7 @@ from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from core import history
-from core.id_fields import IdChoiceField, IdMultipleChoiceField
+from core.id_fields import IdChoiceField, IdMultipleChoiceField, is_id
 from core.partial_dates import years
 from lab.groups import is_lab_admin
 
@@ -141,7 +142,7 @@ class LabModelAdmin(ValidIdsMixin, SimpleHistoryAdmin):
         if (
             self.is_member_editor(request)
             and self.model._default_manager.filter(
-                pk=object_id if str(object_id).isdigit() else None
+                pk=object_id if is_id(self.model._meta.pk, str(object_id)) else None
             ).exists()
         ):
             self.message_user(
@@ -233,6 +234,13 @@ class LabModelAdmin(ValidIdsMixin, SimpleHistoryAdmin):
                 raise ValidationError(message, code="stale")
 
         return StaleForm
+
+    def history_view(self, request, object_id, extra_context=None):
+        """A version list of a row that cannot exist ("abc", a number past the column) is
+        answered as one of a deleted row, not with simple-history's query on it."""
+        if not is_id(self.model._meta.pk, unquote(object_id)):
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        return super().history_view(request, object_id, extra_context)
 
     # ---- reverting to a version: the change form's rules apply
 
