@@ -282,6 +282,7 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
 
     # 9b. a member names a co-author on a post: no visitor sees them as its author until
     # they confirm it in the admin
+    piwowar.refresh_from_db()  # the invitation gave them their account
     coauthor = Person.objects.published().exclude(pk=piwowar.pk).order_by("pk").first()
     coauthor.user = factories.UserFactory(username="coauthor", is_staff=True)
     coauthor.user.groups.add(Group.objects.get(name="Lab member"))
