@@ -12,9 +12,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.id_fields import IdChoiceField
 from harvest import review, tasks
 from harvest.models import Candidate, HarvestRun, Provenance, Source
-from lab.editing import LabModelAdmin, member_person
+from lab.editing import LabModelAdmin, ValidIdsMixin, member_person
 from lab.groups import is_lab_admin
 from publications.models import Publication
 
@@ -34,7 +35,7 @@ class ProvenanceInline(admin.TabularInline):
 
 
 class MergeForm(forms.Form):
-    publication = forms.ModelChoiceField(
+    publication = IdChoiceField(
         Publication.objects.all(),
         label=gettext_lazy("Merge into"),
         help_text=gettext_lazy("The lab's paper this work is; it takes only what it lacks."),
@@ -78,6 +79,7 @@ class CandidateAdmin(LabModelAdmin):
         "version_of_candidate",
         "people",
         "not_people",
+        "rejected_by",
         "reviewed",
         "reviewed_by",
     ]
@@ -89,7 +91,11 @@ class CandidateAdmin(LabModelAdmin):
         queryset = super().get_queryset(request).prefetch_related("provenances", "people")
         person = member_person(request.user)
         if self.is_member_editor(request) and person is not None:
-            queryset = queryset.exclude(not_people=person)
+            # What they rejected while others still decide is out of their sight, as what
+            # they said is not theirs; once rejected for everyone it shows as such.
+            queryset = queryset.exclude(not_people=person).exclude(
+                rejected_by=person, status=Candidate.Status.OPEN
+            )
         return queryset
 
     def has_add_permission(self, request):
@@ -173,10 +179,7 @@ class CandidateAdmin(LabModelAdmin):
                             return redirect("admin:harvest_candidate_changelist")
                         merging = (target, review.merge_plan(candidate, target))
                 if action == "reject":
-                    review.reject(candidate, request.user)
-                    messages.success(
-                        request, _("Rejected: it will not be offered again, from any source.")
-                    )
+                    self._reject(request, candidate)
                     return redirect("admin:harvest_candidate_changelist")
                 if action == "disown":
                     person = self._disowner(request, candidate)
@@ -207,7 +210,7 @@ class CandidateAdmin(LabModelAdmin):
             "merge_form": merge_form,
             "merging": merging,
             "media": self.media + merge_form.media,
-            "claimants": candidate.people.exclude(pk__in=candidate.not_people.values("pk")),
+            "claimants": candidate.claimants(),
             "is_open": candidate.status == Candidate.Status.OPEN,
             "may_add": papers.has_add_permission(request),
         }
@@ -218,6 +221,21 @@ class CandidateAdmin(LabModelAdmin):
         if str(object_id).isdigit() and self.get_queryset(request).filter(pk=object_id).exists():
             return redirect("admin:harvest_candidate_review", int(object_id))
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def _reject(self, request, candidate):
+        """A lab admin's rejection is everyone's; a member's is their own: a work found for
+        other members too stays open for them."""
+        person = member_person(request.user) if self.is_member_editor(request) else None
+        review.reject(candidate, request.user, person)
+        candidate.refresh_from_db(fields=["status"])
+        if candidate.status == Candidate.Status.REJECTED:
+            message = _("Rejected: it will not be offered again, from any source.")
+        else:
+            message = _(
+                "Rejected for you: it will not be offered to you again. It stays open for "
+                "the others it was found for."
+            )
+        messages.success(request, message)
 
     def _disowner(self, request, candidate):
         """Whose "not me": the member's own; a lab admin's names the member in the form."""
@@ -247,9 +265,11 @@ class CandidateAdmin(LabModelAdmin):
 
     @admin.action(description=gettext_lazy("Reject the selected works (never offered again)"))
     def reject_selected(self, request, queryset):
+        """As the review page's Reject: a member's for themselves only."""
+        person = member_person(request.user) if self.is_member_editor(request) else None
         done = 0
         for candidate in queryset.filter(status=Candidate.Status.OPEN):
-            review.reject(candidate, request.user)
+            review.reject(candidate, request.user, person)
             done += 1
         self.message_user(request, _("%d rejected.") % done)
 
@@ -272,7 +292,7 @@ class CandidateAdmin(LabModelAdmin):
 
 
 @admin.register(HarvestRun)
-class HarvestRunAdmin(admin.ModelAdmin):
+class HarvestRunAdmin(ValidIdsMixin, admin.ModelAdmin):
     view_on_site = False
     list_display = ["__str__", "status", "trigger", "person", "summary", "finished"]
     list_filter = ["status", "trigger"]

@@ -24,8 +24,8 @@ class CandidateQuerySet(models.QuerySet):
         return self.filter(status=Candidate.Status.OPEN)
 
     def for_person(self, person):
-        """Candidates harvested for `person` that they have not disowned."""
-        return self.filter(people=person).exclude(not_people=person)
+        """Candidates harvested for `person` that they have neither disowned nor rejected."""
+        return self.filter(people=person).exclude(not_people=person).exclude(rejected_by=person)
 
 
 class Candidate(models.Model):
@@ -56,6 +56,14 @@ class Candidate(models.Model):
         verbose_name="not by",
         help_text="Members who said it is not theirs (a wrong author match); it is never "
         "offered to them again.",
+    )
+    rejected_by = models.ManyToManyField(
+        Person,
+        blank=True,
+        related_name="rejected_candidates",
+        help_text="Members who rejected it for themselves: never offered to them again. It "
+        "stays open for the others it was found for; once none of them claims it, it is "
+        "rejected. A lab admin's rejection is everyone's.",
     )
     notified = models.ManyToManyField(
         Person, blank=True, related_name="+", help_text="Members whose digest has named it."
@@ -111,6 +119,13 @@ class Candidate(models.Model):
 
     def get_absolute_url(self):
         return reverse("admin:harvest_candidate_change", args=[self.pk])
+
+    def claimants(self):
+        """The members it was found for who have not yet said it is not theirs or rejected
+        it (a query)."""
+        return self.people.exclude(pk__in=self.not_people.values("pk")).exclude(
+            pk__in=self.rejected_by.values("pk")
+        )
 
     def other_version_paper_id(self):
         """The pk of the lab's paper this work is another version of: the one it is linked

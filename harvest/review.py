@@ -193,9 +193,16 @@ def merge(candidate: Candidate, publication, user, item: planning.Plan | None = 
 
 
 @transaction.atomic
-def reject(candidate: Candidate, user) -> None:
-    """Rejected for good: its identifiers stay, so no source brings the work back."""
+def reject(candidate: Candidate, user, person: Person | None = None) -> None:
+    """Rejected for good: its identifiers stay, so no source brings the work back. A member
+    (`person`) rejects it for themselves only: it stays open for the others it was found
+    for, and is rejected once none of them claims it; a lab admin (no `person`) rejects it
+    for everyone."""
     _still_open(candidate)
+    if person is not None:
+        candidate.rejected_by.add(person)
+        if candidate.claimants().exists():
+            return
     _done(candidate, Candidate.Status.REJECTED, user)
 
 
@@ -204,8 +211,5 @@ def disown(candidate: Candidate, person: Person, user) -> None:
     """`person` says the work is not theirs: never offered to them again; once nobody it was
     found for claims it, it is rejected."""
     candidate.not_people.add(person)
-    if (
-        candidate.status == Candidate.Status.OPEN
-        and not candidate.people.exclude(pk__in=candidate.not_people.values("pk")).exists()
-    ):
+    if candidate.status == Candidate.Status.OPEN and not candidate.claimants().exists():
         _done(candidate, Candidate.Status.REJECTED, user)

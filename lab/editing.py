@@ -7,7 +7,11 @@ from typing import NamedTuple
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.utils import unquote
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
+from django.db import models
 from django.db.models import Max
 from django.forms.models import _get_foreign_key
 from django.shortcuts import get_object_or_404, redirect
@@ -18,6 +22,7 @@ from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from core import history, markup
+from core.id_fields import IdChoiceField, IdMultipleChoiceField, is_id
 from core.partial_dates import years
 from lab.groups import is_lab_admin
 
@@ -51,7 +56,54 @@ def member_person(user):
     return user._member_person
 
 
-class LabModelAdmin(SimpleHistoryAdmin):
+# Every select and autocomplete of rows checks a submitted id before querying with it.
+ID_FIELDS = {
+    models.ForeignKey: {"form_class": IdChoiceField},
+    models.OneToOneField: {"form_class": IdChoiceField},
+    models.ManyToManyField: {"form_class": IdMultipleChoiceField},
+}
+
+
+class ValidIdsMixin:
+    """A model admin whose forms and inlines' forms answer a submitted value that is no id
+    ("abc", a number past the column) with a form error, and whose changelist answers a
+    filter no date can be (a year past every calendar) as one it cannot apply: never a
+    500."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.formfield_overrides = {**self.formfield_overrides, **_id_overrides(self)}
+
+    def get_inline_instances(self, request, obj=None):
+        inlines = super().get_inline_instances(request, obj)
+        for inline in inlines:
+            inline.formfield_overrides = {**inline.formfield_overrides, **_id_overrides(inline)}
+        return inlines
+
+    def get_changelist(self, request, **kwargs):
+        return LabChangeList
+
+
+def _id_overrides(model_admin):
+    return {
+        field_class: {**model_admin.formfield_overrides.get(field_class, {}), **options}
+        for field_class, options in ID_FIELDS.items()
+    }
+
+
+class LabChangeList(ChangeList):
+    """Django's changelist, with an overflowing date filter (`?date__year=99999999999`)
+    refused as a filter it cannot apply (the list shown unfiltered, "?e=1"), as Django does
+    for a value it cannot read."""
+
+    def get_filters(self, request):
+        try:
+            return super().get_filters(request)
+        except OverflowError as error:
+            raise IncorrectLookupParameters(error) from error
+
+
+class LabModelAdmin(ValidIdsMixin, SimpleHistoryAdmin):
     """Every content admin's permissions, in one place.
 
     Lab admins (and superusers) may do whatever their group allows on every row. A member
@@ -111,7 +163,7 @@ class LabModelAdmin(SimpleHistoryAdmin):
         if (
             self.is_member_editor(request)
             and self.model._default_manager.filter(
-                pk=object_id if str(object_id).isdigit() else None
+                pk=object_id if is_id(self.model._meta.pk, str(object_id)) else None
             ).exists()
         ):
             self.message_user(
@@ -205,6 +257,13 @@ class LabModelAdmin(SimpleHistoryAdmin):
                 raise ValidationError(message, code="stale")
 
         return StaleForm
+
+    def history_view(self, request, object_id, extra_context=None):
+        """A version list of a row that cannot exist ("abc", a number past the column) is
+        answered as one of a deleted row, not with simple-history's query on it."""
+        if not is_id(self.model._meta.pk, unquote(object_id)):
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        return super().history_view(request, object_id, extra_context)
 
     # ---- reverting to a version: the change form's rules apply
 

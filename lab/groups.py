@@ -57,3 +57,28 @@ def is_lab_admin(user):
             user.is_superuser or user.groups.filter(name=LAB_ADMIN_GROUP).exists()
         )
     return user._is_lab_admin
+
+
+def manageable_accounts(user):
+    """The accounts `user` may administer: every account for a superuser; for anyone else,
+    accounts that are neither superusers nor lab admins, and not their own."""
+    from django.contrib.auth import get_user_model
+
+    accounts = get_user_model().objects.all()
+    if user.is_superuser:
+        return accounts
+    return accounts.exclude(
+        Q(is_superuser=True) | Q(groups__name=LAB_ADMIN_GROUP) | Q(pk=user.pk)
+    ).distinct()
+
+
+def linkable_accounts(user, linked=None):
+    """The login accounts `user` may link to a person's profile: any, for a superuser; for a
+    lab admin, member accounts (those they manage), their own, and `linked`, the one the
+    profile has now. Never a superuser's or another lab admin's: whoever the profile's
+    account is, its e-mail and invitations are the lab admin's to change."""
+    accounts = manageable_accounts(user)
+    if user.is_superuser:
+        return accounts
+    kept = Q(pk=user.pk) | Q(pk=linked) if linked else Q(pk=user.pk)
+    return accounts.model.objects.filter(Q(pk__in=accounts.values("pk")) | kept)

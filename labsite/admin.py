@@ -11,10 +11,10 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import Group
-from django.db.models import Q
 from django.utils.functional import lazy
 
-from lab.groups import LAB_ADMIN_GROUP, LAB_MEMBER_GROUP
+from lab.editing import ValidIdsMixin
+from lab.groups import LAB_MEMBER_GROUP, manageable_accounts
 from lab.models import LabSettings
 from labsite import search
 
@@ -46,22 +46,11 @@ MEMBER_ACCOUNT_FIELDSETS = (
 )
 
 
-def manageable_accounts(user):
-    """The accounts `user` may administer: every account for a superuser; for anyone else,
-    accounts that are neither superusers nor lab admins, and not their own."""
-    accounts = User.objects.all()
-    if user.is_superuser:
-        return accounts
-    return accounts.exclude(
-        Q(is_superuser=True) | Q(groups__name=LAB_ADMIN_GROUP) | Q(pk=user.pk)
-    ).distinct()
-
-
 admin.site.unregister(User)
 
 
 @admin.register(User)
-class LabUserAdmin(UserAdmin):
+class LabUserAdmin(ValidIdsMixin, UserAdmin):
     readonly_fields = ["last_login", "date_joined"]
 
     def get_queryset(self, request):

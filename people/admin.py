@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
 from lab.editing import LabModelAdmin
-from lab.groups import is_lab_admin
+from lab.groups import is_lab_admin, linkable_accounts
 from people import models
 from people.invitations import InvitationRefused, invite
 from people.models import Person
@@ -226,6 +226,16 @@ class PersonAdmin(LabModelAdmin):
         ExtraSectionInline,
         SectionIntroductionInline,
     ]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if "user" in form.base_fields:
+            # The choices a submitted account is checked against (the autocomplete only
+            # offers them): a forged id of a superuser's or another lab admin's account is
+            # a form error. The class is made afresh for each request.
+            linked = obj.user_id if obj is not None else None
+            form.base_fields["user"].queryset = linkable_accounts(request.user, linked)
+        return form
 
     def get_queryset(self, request):
         if self.is_member_editor(request) and _is_autocomplete(request):

@@ -30,7 +30,8 @@ class InvitationRefused(Exception):
 def invite(person: Person, email: str = "", *, language: str = settings.LANGUAGE_CODE) -> str:
     """Create (or reuse) `person`'s member account with `email` (else their profile's), send
     the link to choose a password, record when, and return the link. Sending again is
-    allowed: a new link, the earlier one no longer works once a password is chosen.
+    allowed until they choose a password (a new link; the earlier one no longer works once a
+    password is chosen); an account that has a password or has signed in is never reset.
 
     The account is committed first and the mail sent after (within EMAIL_TIMEOUT): a slow
     mail server holds no transaction, and one that refuses leaves the member not marked
@@ -100,6 +101,18 @@ def _member_account(person: Person, email: str):
             _(
                 "%(name)s's account “%(username)s” is a superuser or lab admin account; "
                 "invitations only set up member accounts."
+            )
+            % {"name": person.name, "username": user.username}
+        )
+    elif user.last_login is not None or user.has_usable_password():
+        # A link to choose a password is a password reset: sent for an account its member
+        # already uses, it would hand that account to whoever reads the address on the
+        # profile (which a lab admin may have changed). Their own password stays theirs.
+        raise InvitationRefused(
+            _(
+                "%(name)s already has a password for the account “%(username)s”: an invitation "
+                "would reset it, so none was sent. If they have forgotten it, a lab admin can "
+                "set a new one on the account's page."
             )
             % {"name": person.name, "username": user.username}
         )

@@ -4,6 +4,7 @@ import re
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, Prefetch
@@ -13,6 +14,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from core.id_fields import is_id
 from core.names import name_parts
 from lab.editing import (
     KeepMemberFormSet,
@@ -273,6 +275,8 @@ class PublicationAdmin(LabModelAdmin):
 
     def history_view(self, request, object_id, extra_context=None):
         """The paper's history, and under it every change to its author list."""
+        if not is_id(self.model._meta.pk, unquote(object_id)):  # as a deleted row's
+            return super().history_view(request, object_id, extra_context)
         records = Authorship.history.filter(publication_id=object_id).select_related("history_user")
         context = {"author_changes": _author_changes(records.order_by("history_id"))}
         return super().history_view(request, object_id, {**context, **(extra_context or {})})

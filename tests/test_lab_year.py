@@ -13,7 +13,8 @@ The steps, in order (each checks the invariants below before the next begins):
  7. week 3: OpenAlex has merged the member's author id into another;
  8. a citation refresh; a member whose name ends in "Jr." harvested, his ORCID on two of
     the sources only: his paper is his, his suffix a suffix;
- 9. an invitation (mail after commit);
+ 9. an invitation (mail after commit); a member names a co-author on a post, who
+    confirms before the post shows them;
 10. a backup, then more work (a harvest run, an edit, a newcomer), then the backup restored
     with --replace;
 11. a rollback the Chinese texts refuse;
@@ -46,6 +47,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import Group
 from django.core import mail
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -61,9 +63,11 @@ from publications import importing
 from publications.importing.citations import refresh_counts
 from publications.models import Publication
 from tests import factories
+from tests.admin_forms import form_data
 from tests.harvest import test_identities_across_sources as suffixed
 from tests.harvest.conftest import piwowar, services  # noqa: F401
 from tests.labsite.test_archive import _dump
+from website.models import Post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DATA = Path(__file__).parent
@@ -364,6 +368,37 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     moved = {key for key, value in year.known.items() if now[key] != value}
     assert {key[:2] for key in moved} == {("Person", piwowar.pk)}, moved
     year.step("an invitation", changed=moved)
+
+    # 9b. a member names a co-author on a post: no visitor sees them as its author until
+    # they confirm it in the admin
+    piwowar.refresh_from_db()  # the invitation gave them their account
+    coauthor = Person.objects.published().exclude(pk=piwowar.pk).order_by("pk").first()
+    coauthor.user = factories.UserFactory(username="coauthor", is_staff=True)
+    coauthor.user.groups.add(Group.objects.get(name="Lab member"))
+    coauthor.save()
+    writer, named = Client(), Client()
+    writer.force_login(piwowar.user)
+    named.force_login(coauthor.user)
+    form = writer.get("/admin/website/post/add/")
+    fields = {"authors-0-position": "1", "authors-0-person": str(coauthor.pk)}
+    data = form_data(
+        form, title_en="Open data, a year on", slug="open-data-year", date="2026-06-01",
+        body_en="What a year of sharing taught us.", is_published="on", **fields,
+    )  # fmt: skip
+    assert writer.post("/admin/website/post/add/", data).status_code == 302
+    post = Post.objects.get(slug="open-data-year")
+    byline = f'<a href="{coauthor.get_absolute_url()}">{coauthor.name}</a>'
+    assert byline not in served(visitor, post.get_absolute_url())
+    assert "Open data, a year on" not in served(visitor, coauthor.get_absolute_url())
+    confirm = {"action": "confirm_authorship", "_selected_action": [post.pk]}
+    assert named.post("/admin/website/post/", confirm).status_code == 302
+    assert byline in served(visitor, post.get_absolute_url())
+    assert "Open data, a year on" in served(visitor, coauthor.get_absolute_url())
+    year.step(
+        "a member names a co-author on a post, who confirms",
+        changed={("Person", coauthor.pk, "user_id")},
+        new={"Post", "PostAuthor"},
+    )
 
     # 10. a backup, more work, the backup restored
     backup = io.BytesIO()

@@ -2,11 +2,13 @@
 research themes and courses (lab admins only), and for posts (lab admins all, a member those
 they are an author of)."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
-from lab.editing import LabModelAdmin, MemberRowsInline
+from lab.editing import LabModelAdmin, MemberRowsInline, member_person
+from lab.groups import is_lab_admin
 from website.models import (
     Course,
     CourseTeacher,
@@ -70,7 +72,12 @@ class PostAuthorInline(MemberRowsInline):
     model = PostAuthor
     extra = 1
     autocomplete_fields = ["person"]
-    fields = ["position", "person"]
+    fields = ["position", "person", "confirmed"]
+
+    def get_readonly_fields(self, request, obj=None):
+        """Only the author named confirms (the posts list's action), or a lab admin."""
+        fields = list(super().get_readonly_fields(request, obj))
+        return fields if is_lab_admin(request.user) else [*fields, "confirmed"]
 
 
 @admin.register(Post)
@@ -82,6 +89,7 @@ class PostAdmin(LabModelAdmin):
     search_fields = [*in_languages("title"), "slug", "authors__person__name"]
     prepopulated_fields = {"slug": ["title_en"]}
     inlines = [PostAuthorInline]
+    actions = ["confirm_authorship", "decline_authorship"]
     fields = [
         tuple(in_languages("title")),
         ("slug", "date"),
@@ -93,6 +101,65 @@ class PostAdmin(LabModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("authors__person")
 
+    def save_formset(self, request, form, formset, change):
+        """A member may name other members as authors, but each is shown as one only once
+        they confirm: a row a member adds or points at someone else is unconfirmed (a lab
+        admin's naming needs no confirmation)."""
+        if formset.model is PostAuthor and self.is_member_editor(request):
+            me = member_person(request.user)
+            deleted = set(map(id, formset.deleted_forms))
+            for row in formset.forms:
+                if id(row) in deleted or not row.has_changed():
+                    continue
+                if row.instance.pk is None or "person" in row.changed_data:
+                    row.instance.confirmed = me is not None and row.instance.person_id == me.pk
+        super().save_formset(request, form, formset, change)
+
+    def changelist_view(self, request, extra_context=None):
+        person = member_person(request.user)
+        if person is not None and request.method == "GET":
+            waiting = PostAuthor.objects.filter(person=person, confirmed=False).count()
+            if waiting:
+                message = ngettext(
+                    "%(count)d post names you as an author: select it and confirm that you "
+                    "are one (or decline), and until then it does not show you as its author.",
+                    "%(count)d posts name you as an author: select them and confirm that you "
+                    "are one (or decline), and until then they do not show you as their author.",
+                    waiting,
+                ) % {"count": waiting}
+                messages.info(request, message)
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(description=_("Confirm that I am an author"))
+    def confirm_authorship(self, request, queryset):
+        rows = self._my_unconfirmed_rows(request, queryset)
+        for row in rows or []:
+            row.confirmed = True
+            row.save(update_fields=["confirmed"])
+        if rows is not None:
+            self.message_user(request, gettext("Confirmed: %d post(s).") % len(rows))
+
+    @admin.action(description=_("Decline: I am not an author"))
+    def decline_authorship(self, request, queryset):
+        rows = self._my_unconfirmed_rows(request, queryset)
+        for row in rows or []:
+            row.delete()
+        if rows is not None:
+            self.message_user(request, gettext("Declined: %d post(s).") % len(rows))
+
+    def _my_unconfirmed_rows(self, request, queryset):
+        """The author rows naming the user's person that wait for their confirmation on the
+        posts chosen; None, and the user told, when the user has no person."""
+        person = member_person(request.user)
+        if person is None:
+            self.message_user(
+                request,
+                gettext("Only a member linked to a profile confirms being an author."),
+                messages.ERROR,
+            )
+            return None
+        return list(PostAuthor.objects.filter(post__in=queryset, person=person, confirmed=False))
+
     def keep_member_linked(self, post, person):
         """A member's own post stays theirs: they are added as its last author if they left
         themselves off."""
@@ -102,7 +169,12 @@ class PostAdmin(LabModelAdmin):
 
     @admin.display(description=_("authors"))
     def author_names(self, post):
-        return ", ".join(str(author) for author in post.authors.all())
+        return ", ".join(
+            str(author)
+            if author.confirmed
+            else gettext("%(name)s (not yet confirmed)") % {"name": author}
+            for author in post.authors.all()
+        )
 
 
 @admin.register(Opening)

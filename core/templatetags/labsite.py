@@ -1,10 +1,11 @@
 """Template filters shared by every app: Markdown, partial dates, bilingual names."""
 
+from html import unescape
 from urllib.parse import urlsplit
 
 from django import template
 from django.conf import settings
-from django.utils.html import format_html
+from django.utils.html import format_html, strip_tags
 
 from core import languages, markup, weblinks
 from core.partial_dates import format_range
@@ -20,6 +21,14 @@ def markdown(text):
 @register.filter
 def page_markdown(text):
     return markup.render_page_markdown(text)
+
+
+@register.filter
+def plain_text(html):
+    """The text of rendered HTML, as plain text (tags dropped, "&amp;" read as "&") and no
+    longer marked safe, so the template escapes it for where it goes: a `content="…"`
+    attribute gets its quotes escaped, which striptags on safe HTML leaves as they are."""
+    return unescape(strip_tags(str(html or "")))
 
 
 @register.filter

@@ -99,6 +99,52 @@ def test_rejecting_from_the_review_page(harvested, cast, client):
     assert not Publication.objects.filter(title=DATA_REUSE).exists()
 
 
+def test_a_member_rejects_a_shared_work_for_themselves_only(harvested, cast, signed_in):
+    """A work found for two members: one member's "reject" is theirs; the other still
+    decides, and it is rejected for good once neither claims it."""
+    candidate = harvested[DATA_REUSE]
+    candidate.people.add(Person.objects.get(slug="other"))
+    owner, other = signed_in(cast["owner"]), signed_in(cast["other"])
+
+    page = owner.post(review_url(candidate), {"action": "reject"}, follow=True)
+
+    candidate.refresh_from_db()
+    assert candidate.status == "open"
+    assert "It stays open for the others it was found for." in page.content.decode()
+    assert DATA_REUSE not in owner.get("/admin/harvest/candidate/").content.decode()
+    assert DATA_REUSE in other.get("/admin/harvest/candidate/").content.decode()
+    assert other.get(review_url(candidate)).status_code == 200
+
+    other.post(review_url(candidate), {"action": "reject"})
+
+    candidate.refresh_from_db()
+    assert candidate.status == "rejected"
+
+
+def test_the_reject_action_on_a_shared_work_is_per_member_too(harvested, cast, signed_in):
+    candidate = harvested[DATA_REUSE]
+    candidate.people.add(Person.objects.get(slug="other"))
+
+    signed_in(cast["owner"]).post(
+        "/admin/harvest/candidate/",
+        {"action": "reject_selected", "_selected_action": [candidate.pk]},
+    )
+
+    candidate.refresh_from_db()
+    assert candidate.status == "open"
+    assert list(Candidate.objects.for_person(Person.objects.get(slug="other"))) == [candidate]
+
+
+def test_a_lab_admin_rejects_a_shared_work_for_everyone(harvested, cast, signed_in):
+    candidate = harvested[DATA_REUSE]
+    candidate.people.add(Person.objects.get(slug="other"))
+
+    signed_in(cast["admin"]).post(review_url(candidate), {"action": "reject"})
+
+    candidate.refresh_from_db()
+    assert candidate.status == "rejected"
+
+
 def test_a_member_says_not_mine_and_no_longer_sees_it(harvested, cast, client):
     client.force_login(cast["owner"])
     candidate = harvested[DATA_REUSE]

@@ -878,6 +878,8 @@ def test_texts_beyond_their_size_are_named_and_the_rest_comes_in(tmp_path):
     assert "at most 2000 characters (it has 3299)" in report  # the news item, skipped
     assert Person.objects.get().bio == ""
     assert NewsItem.objects.count() == 3  # the template's three
+
+
 def test_an_al_folio_labs_own_people_collection_is_its_people_and_the_lab_no_person(tmp_path):
     _write(
         tmp_path,

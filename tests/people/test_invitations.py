@@ -148,3 +148,29 @@ def test_the_profile_shows_the_address_once_someone_chooses_to(lab_admin_client,
 
     assert 'href="mailto:feng@example.org"' in client.get("/people/feng-ren/").content.decode()
     assert "feng@example.org</a>" in client.get("/people/feng-ren/cv/").content.decode()
+
+
+@pytest.mark.parametrize("signed_in", [True, False], ids=["signed-in", "password-set"])
+def test_inviting_a_member_who_has_a_password_resets_nothing(lab_admin_client, signed_in):
+    """The profile's address may have been changed to anyone's: a link to choose a password
+    for an account its member already uses would hand the account over."""
+    from django.utils import timezone
+
+    account = factories.UserFactory(username="feng", email="feng@example.org", is_staff=True)
+    account.groups.add(Group.objects.get(name="Lab member"))
+    if signed_in:
+        account.set_unusable_password()  # signed in through a way that kept no password
+        account.last_login = timezone.now()
+        account.save()
+    person = factories.PersonFactory(name="Feng Ren", user=account, email="someone@evil.example")
+
+    page = _invite(lab_admin_client, person).content.decode()
+
+    account.refresh_from_db()
+    person.refresh_from_db()
+    assert "Feng Ren already has a password for the account “feng”" in page
+    assert not mail.outbox
+    assert account.email == "feng@example.org"
+    assert person.invited is None
+    if not signed_in:
+        assert account.check_password("a-long-test-password")

@@ -154,3 +154,47 @@ def test_a_book_with_a_publisher_and_no_venue_has_a_page(client):
     assert response.status_code == 200
     assert '<meta name="citation_publisher" content="MIT Press">' in response.content.decode()
     assert client.get("/sitemap.xml").status_code == 200
+
+
+@pytest.mark.parametrize("target", ["superuser", "other lab admin"])
+def test_lab_admin_cannot_link_a_superuser_or_another_lab_admin_to_a_profile(
+    client, cast, superuser, target
+):
+    """The autocomplete offers only member accounts; a forged id is refused all the same."""
+    if target == "superuser":
+        account = superuser
+    else:
+        account = factories.UserFactory(username="admin2", is_staff=True)
+        account.groups.add(Group.objects.get(name="Lab admin"))
+    person = factories.PersonFactory(name="Feng Ren", email="feng@example.org")
+    client.force_login(cast["admin"])
+    url = f"/admin/people/person/{person.pk}/change/"
+
+    response = client.post(url, form_data(client.get(url), user=str(account.pk), email="x@y.z"))
+
+    person.refresh_from_db()
+    assert response.status_code == 200  # the form again, with its error
+    assert "Select a valid choice" in response.content.decode()
+    assert person.user is None and person.email == "feng@example.org"
+
+
+def test_lab_admin_links_member_accounts_and_keeps_the_link_a_superuser_made(
+    client, cast, superuser
+):
+    member = factories.UserFactory(username="feng", is_staff=True)
+    member.groups.add(Group.objects.get(name="Lab member"))
+    pi_account = factories.UserFactory(username="pi", is_staff=True)
+    pi_account.groups.add(Group.objects.get(name="Lab admin"))
+    person = factories.PersonFactory(name="Feng Ren")
+    pi = factories.PersonFactory(name="The PI", user=pi_account)  # linked by a superuser
+    client.force_login(cast["admin"])
+
+    url = f"/admin/people/person/{person.pk}/change/"
+    client.post(url, form_data(client.get(url), user=str(member.pk)))
+    pi_url = f"/admin/people/person/{pi.pk}/change/"
+    client.post(pi_url, form_data(client.get(pi_url), tagline="Saved by a lab admin"))
+
+    person.refresh_from_db()
+    pi.refresh_from_db()
+    assert person.user == member
+    assert (pi.user, pi.tagline) == (pi_account, "Saved by a lab admin")

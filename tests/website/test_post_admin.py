@@ -99,3 +99,89 @@ def test_a_post_without_a_title_is_refused_with_a_clear_message(cast, signed_in)
     assert response.status_code == 200
     assert "Give the post&#x27;s title, in English or Chinese." in response.content.decode()
     assert not Post.objects.exists()
+
+
+def _post_naming_other(member):
+    """The owner member writes a published post and names the other member as its first
+    author (the form as sent, with a forged "confirmed" for the other's row)."""
+    other = Person.objects.get(slug="other")
+    data = form_data(
+        member.get(POST_ADD),
+        title_en="Our paper at OSDI",
+        slug="osdi",
+        date="2026-03-02",
+        body_en="It is out.",
+        is_published="on",
+        **{
+            "authors-0-position": "1",
+            "authors-0-person": str(other.pk),
+            "authors-0-confirmed": "on",
+        },
+    )
+    response = member.post(POST_ADD, data)
+    assert response.status_code == 302, response.context["errors"]
+    return Post.objects.get(slug="osdi")
+
+
+def test_a_member_names_another_as_author_only_once_they_confirm(cast, client, signed_in):
+    post = _post_naming_other(signed_in(cast["owner"]))
+    named = signed_in(cast["other"])
+
+    assert [(a.person.slug, a.confirmed) for a in post.authors.order_by("position")] == [
+        ("other", False),
+        ("owner", True),
+    ]
+    page = client.get("/posts/osdi/").content.decode()
+    assert "Owner Member" in page and "Other Member" not in page
+    assert "Our paper at OSDI" not in client.get("/people/other/").content.decode()
+    assert "Other Member" not in client.get("/posts/feed/").content.decode()
+    listing = named.get("/admin/website/post/").content.decode()
+    assert "1 post names you as an author" in listing
+    assert "Other Member (not yet confirmed)" in listing
+
+    named.post(
+        "/admin/website/post/",
+        {"action": "confirm_authorship", "_selected_action": [post.pk]},
+    )
+
+    assert post.authors.get(person__slug="other").confirmed
+    assert "Other Member" in client.get("/posts/osdi/").content.decode()
+    assert "Our paper at OSDI" in client.get("/people/other/").content.decode()
+
+
+def test_a_member_declines_being_named_and_the_writer_cannot_confirm_for_them(
+    cast, client, signed_in
+):
+    writer = signed_in(cast["owner"])
+    post = _post_naming_other(writer)
+
+    writer.post(
+        "/admin/website/post/",
+        {"action": "confirm_authorship", "_selected_action": [post.pk]},
+    )
+    assert not post.authors.get(person__slug="other").confirmed
+    signed_in(cast["other"]).post(
+        "/admin/website/post/",
+        {"action": "decline_authorship", "_selected_action": [post.pk]},
+    )
+
+    assert [a.person.slug for a in post.authors.all()] == ["owner"]
+    assert "Other Member" not in client.get("/posts/osdi/").content.decode()
+
+
+def test_a_lab_admin_names_members_without_their_confirmation(cast, client, signed_in):
+    editor = signed_in(cast["admin"])
+    other = Person.objects.get(slug="other")
+    data = form_data(
+        editor.get(POST_ADD),
+        title_en="Welcome",
+        slug="welcome",
+        date="2026-03-02",
+        is_published="on",
+        **{"authors-0-position": "1", "authors-0-person": str(other.pk)},
+    )
+
+    editor.post(POST_ADD, data)
+
+    assert Post.objects.get().authors.get().confirmed
+    assert "Other Member" in client.get("/posts/welcome/").content.decode()

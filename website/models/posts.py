@@ -22,19 +22,20 @@ class PostQuerySet(models.QuerySet):
         those its owner wrote."""
         shown = self.filter(is_published=True, date__lte=datetime.date.today())
         if settings.PERSONAL_SITE:
-            owned = PostAuthor.objects.filter(person__slug=settings.PERSONAL_SITE)
+            owned = PostAuthor.objects.confirmed().filter(person__slug=settings.PERSONAL_SITE)
             shown = shown.filter(pk__in=owned.values("post"))
         return shown
 
     def for_person(self, person):
-        """Posts the person is an author of."""
-        return self.filter(pk__in=PostAuthor.objects.filter(person=person).values("post"))
+        """Posts the person is a confirmed author of."""
+        authored = PostAuthor.objects.confirmed().filter(person=person)
+        return self.filter(pk__in=authored.values("post"))
 
     def for_listing(self):
-        """Each post's authors with their people: one query more, however many posts."""
-        return self.prefetch_related(
-            models.Prefetch("authors", queryset=PostAuthor.objects.select_related("person"))
-        )
+        """Each post's confirmed authors (`post.authors.all()`, what a visitor is shown)
+        with their people: one query more, however many posts."""
+        authors = PostAuthor.objects.confirmed().select_related("person")
+        return self.prefetch_related(models.Prefetch("authors", queryset=authors))
 
 
 class Post(models.Model):
@@ -105,8 +106,16 @@ class Post(models.Model):
             raise ValidationError({"slug": _("Another post has this address.")})
 
 
+class PostAuthorQuerySet(models.QuerySet):
+    def confirmed(self):
+        """The authors a visitor is shown: those who confirmed, or whom a lab admin named."""
+        return self.filter(confirmed=True)
+
+
 class PostAuthor(models.Model):
-    """One author of a post, in the order the byline names them."""
+    """One author of a post, in the order the byline names them. A member naming another
+    member makes an unconfirmed author, shown nowhere public until that member confirms
+    (the admin's posts list, "Confirm that I am an author")."""
 
     post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="authors")
     person = models.ForeignKey(
@@ -116,6 +125,13 @@ class PostAuthor(models.Model):
         help_text="A member of the lab; the post shows on their profile.",
     )
     position = models.PositiveSmallIntegerField(default=1, help_text="1 comes first.")
+    confirmed = models.BooleanField(
+        default=True,
+        help_text="Shown as an author. A member named by another member confirms first; "
+        "until then no visitor sees them as an author of the post.",
+    )
+
+    objects = PostAuthorQuerySet.as_manager()
     history = HistoricalRecords()
 
     class Meta:
