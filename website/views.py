@@ -5,7 +5,7 @@ themes: their list and a page each; the lab's courses: by year, and a page each.
 import datetime
 
 from django.contrib.syndication.views import Feed
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape, strip_tags
@@ -110,12 +110,17 @@ def post_summary(post, words=40):
 
 class PostsFeed(Feed):
     """The lab's newest posts, for feed readers, as Atom: each with its authors and its
-    whole body."""
+    whole body, published on its date and updated when it was last edited (RFC 4287 wants
+    an `updated` on every entry; a reader uses it to show an edit again). The lab is the
+    feed's author, which RFC 4287 asks for where an entry names nobody."""
 
     feed_type = AtomWithContent
 
     def title(self):
         return _("%(lab)s: posts") % {"lab": LabSettings.load().name}
+
+    def author_name(self):
+        return LabSettings.load().name
 
     def subtitle(self):
         return _("Posts from %(lab)s.") % {"lab": LabSettings.load().name}
@@ -124,7 +129,12 @@ class PostsFeed(Feed):
         return reverse("posts:list")
 
     def items(self):
-        return Post.objects.published().for_listing()[:30]
+        last_edit = Post.history.filter(id=OuterRef("pk")).order_by("-history_date")
+        return (
+            Post.objects.published()
+            .for_listing()
+            .annotate(last_edit=Subquery(last_edit.values("history_date")[:1]))[:30]
+        )
 
     def item_title(self, post):
         return post.title
@@ -143,6 +153,12 @@ class PostsFeed(Feed):
 
     def item_pubdate(self, post):
         return datetime.datetime.combine(post.date, datetime.time(), tzinfo=datetime.UTC)
+
+    def item_updateddate(self, post):
+        """Its last edit, else (a post without history, or edited before its date) its
+        date."""
+        published = self.item_pubdate(post)
+        return max(published, post.last_edit) if post.last_edit else published
 
 
 class OpeningListView(ListView):
