@@ -126,6 +126,7 @@ def citation_key(publication, authors):
 
 
 GAP = "…"  # a gap's place in a list: what APA prints where it leaves names out
+ET_AL = "et al."  # CSL-JSON's last "name" of a list that goes on (see csl_entry)
 
 
 def _positions(authors):
@@ -382,6 +383,7 @@ def _ris_date(date):
 def csl_entry(publication, authors, key):
     """One paper as a CSL-JSON item under `key`, indented as an item of the list."""
     venue = publication.venue
+    listed, trailing = _positions(authors)
     item = {
         "id": key,
         "type": CSL_TYPES.get(publication.kind, "document"),
@@ -392,9 +394,15 @@ def csl_entry(publication, authors, key):
             else {"family": n.family, "given": n.given}
             if n.given
             else {"literal": n.family}
-            for n in _positions(authors)[0]
+            for n in listed
         ],
     }
+    if trailing:
+        # CSL has no "et al." flag. citeproc-js (Zotero, Mendeley) and citeproc-py print
+        # a name as it is written ("others" comes out "& others"; only pandoc's citeproc
+        # reads "others" as the style's et-al term), so the list ends in a name that
+        # every processor prints as "et al."
+        item["author"].append({"literal": ET_AL})
     if publication.date:
         d = publication.date
         item["issued"] = {"date-parts": [[p for p in (d.year, d.month, d.day) if p]]}
@@ -415,9 +423,9 @@ def csl_entry(publication, authors, key):
         "ISSN": ", ".join(publication.issns),
         "URL": publication.url or publication.doi_url or publication.arxiv_url,
         "abstract": publication.abstract,
-        # CSL has no role and no "et al." flag: the note says both, and no author is
-        # invented for names missing at the end (APA would print "& others"); a gap
-        # between named authors is a literal "…", as APA itself prints one
+        # CSL has no role: the note says who holds one, and that the list is incomplete
+        # (for a reader of the note); a gap between named authors is a literal "…", as
+        # APA itself prints one
         "note": " ".join(
             p for p in (publication.award, _notes(publication, authors, incomplete=True)) if p
         ),
