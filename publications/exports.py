@@ -196,8 +196,13 @@ _ALFOLIO_LINKS = [
     ("slides", "slides_url"),
     ("video", "video_url"),
     ("website", "project_url"),
+    ("poster", "poster_url"),
+    ("supp", "supplement_url"),
+    ("blog", "blog_url"),
+    ("dataset", "dataset_url"),
 ]
-_ALFOLIO_OTHER = {"Poster": "poster", "Blog": "blog", "Supplement": "supp"}
+# an "other" link an admin labelled as one of al-folio's own
+_ALFOLIO_OTHER = {"Poster": "poster", "Blog": "blog", "Supplement": "supp", "Dataset": "dataset"}
 _FIELD_NAME = re.compile(r"^[a-z][a-z0-9_:+-]*$")
 
 

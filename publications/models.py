@@ -294,9 +294,15 @@ class Publication(models.Model):
     slides_url = WebURLField("slides", blank=True)
     video_url = WebURLField("video", blank=True)
     project_url = WebURLField("project page", blank=True)
+    poster_url = WebURLField("poster", blank=True)
+    supplement_url = WebURLField(
+        "supplement", blank=True, help_text="Its appendix or supplementary material."
+    )
+    blog_url = WebURLField("blog post", blank=True, help_text="A post written about it.")
+    dataset_url = WebURLField("dataset", blank=True, help_text="The data it made or used.")
     other_url = WebURLField("other link", blank=True)
     other_label = models.CharField(
-        "other link label", max_length=40, blank=True, help_text="e.g. “Poster”, “Blog”."
+        "other link label", max_length=40, blank=True, help_text="e.g. “HAL”, “Talk”."
     )
     abstract = models.TextField(blank=True, help_text="Markdown; shown on the paper's page.")
     citation_count = models.PositiveIntegerField(null=True, blank=True)
@@ -525,6 +531,10 @@ class Publication(models.Model):
             (_("Slides"), self.slides_url),
             (_("Video"), self.video_url),
             (_("Project"), self.project_url),
+            (_("Poster"), self.poster_url),
+            (_("Supplement"), self.supplement_url),
+            (_("Blog"), self.blog_url),
+            (_("Dataset"), self.dataset_url),
             (self.other_label or _("Link"), self.other_url),
         ]
         return [

@@ -388,13 +388,10 @@ class _EntryReader:
                 continue
             if name == "html" and _ARXIV_IN_TEXT.search(value):
                 continue  # the arXiv page, which the paper's arXiv id links to
-            attribute, label = home if isinstance(home, tuple) else (home, "")
-            if getattr(record, attribute) and getattr(record, attribute) != value:
+            if getattr(record, home) and getattr(record, home) != value:
                 record.source_fields[name] = value  # its home is taken by another link
-            elif not getattr(record, attribute):
-                setattr(record, attribute, value)
-                if label:
-                    record.other_label = label
+            elif not getattr(record, home):
+                setattr(record, home, value)
         hal = squash(self.raw("hal"))
         if hal:
             record.source_fields["hal"] = hal
