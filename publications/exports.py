@@ -22,7 +22,13 @@ from django.db.models import F
 from core.weblinks import is_web_url
 from publications import listing
 from publications.authors import CORRESPONDING, EQUAL, EXPORT, author_list
-from publications.models import ExportEntry, Publication, format_pages
+from publications.models import (
+    ExportEntry,
+    Publication,
+    format_pages,
+    is_family_first,
+    printed_names,
+)
 
 Kind = Publication.Kind
 
@@ -214,6 +220,10 @@ def bibtex_entry(publication, authors, key):
         if n is None
         else f"{{{latex_escape(n.family)}}}"
         if n.is_organization
+        # a name in Chinese, Japanese or Korean script braced whole, family name first as
+        # the script writes it: biblatex would print its parts given name first ("腾 马")
+        else f"{{{latex_escape(printed_names(n.given, n.family)[0])}}}"
+        if is_family_first(n.given, n.family)
         else latex_escape(_name(n))
         for n in listed
     ]

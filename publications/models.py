@@ -547,12 +547,18 @@ class Publication(models.Model):
         return reverse("publications:pdf", kwargs={"slug": self.slug}) if self.pdf_file else ""
 
 
+def is_family_first(given: str, family: str) -> bool:
+    """Whether a name is in a script that writes the family name first and the parts
+    together: Chinese, Japanese or Korean characters ("马腾")."""
+    return bool(_CJK.search(given + family))
+
+
 @functools.lru_cache(maxsize=20_000)  # a lab's co-authors recur on most of its papers
 def printed_names(given: str, family: str) -> tuple[str, str]:
     """(the full name, initials and family name) an author list prints for a name: "Teng
     Ma" and "T Ma"; a name in Chinese, Japanese or Korean characters family name first and
     whole ("马腾" both)."""
-    if _CJK.search(given + family):
+    if is_family_first(given, family):
         return f"{family}{given}", f"{family}{given}"
     full = f"{given} {family}".strip()
     return full, f"{''.join(initials(given))} {family}" if given else full
