@@ -190,8 +190,11 @@ class OpeningView(DetailView):
 
 def job_posting(request, opening):
     """schema.org JobPosting with what Google's job-posting guidelines require (title,
-    description, datePosted, hiringOrganization, jobLocation, validThrough when there is a
-    deadline) and, for remote work, jobLocationType and applicantLocationRequirements."""
+    description, datePosted, hiringOrganization, jobLocation with its address) and
+    recommend (employmentType; validThrough when there is a deadline, or the day it closed
+    early), and, for remote work, jobLocationType and applicantLocationRequirements. The
+    address is the opening's own: its street address, else the lab's where the lab's
+    address names the opening's city, else the city alone."""
     lab = LabSettings.load()
     home = request.build_absolute_uri(reverse("home"))
     organization = {"@type": "Organization", "name": lab.name, "sameAs": home}
@@ -202,10 +205,8 @@ def job_posting(request, opening):
         "addressLocality": opening.city,
         "addressCountry": opening.country,
     }
-    if lab.address:
-        address["streetAddress"] = ", ".join(
-            line.strip() for line in lab.address.splitlines() if line.strip()
-        )
+    if street := opening.street_address or _lab_address_in(lab, opening):
+        address["streetAddress"] = street
     description = render_page_markdown(opening.description)
     if opening.how_to_apply:
         description += f"<h2>{escape(_('How to apply'))}</h2>"
@@ -220,16 +221,28 @@ def job_posting(request, opening):
         "jobLocation": {"@type": "Place", "address": address},
         "url": request.build_absolute_uri(opening.get_absolute_url()),
     }
-    if opening.deadline:
+    if opening.closed_on and (not opening.deadline or opening.closed_on <= opening.deadline):
+        # closed early: valid until the start of the day it closed, where the lab is
+        end = datetime.datetime.combine(opening.closed_on, datetime.time())
+        data["validThrough"] = timezone.make_aware(end).isoformat()
+    elif opening.deadline:
         # the end of the deadline's day where the lab is
         end = datetime.datetime.combine(opening.deadline, datetime.time(23, 59, 59))
         data["validThrough"] = timezone.make_aware(end).isoformat()
     if opening.remote:
         data["jobLocationType"] = "TELECOMMUTE"
         data["applicantLocationRequirements"] = {"@type": "Country", "name": opening.country}
-    if opening.kind == Opening.Kind.INTERN:
-        data["employmentType"] = "INTERN"
+    data["employmentType"] = opening.employment_type
     return data
+
+
+def _lab_address_in(lab, opening):
+    """The lab's street address on one line when it names the opening's city (in either
+    language), else "": an opening in another city is not at the lab."""
+    lines = [line.strip() for line in lab.address.splitlines() if line.strip()]
+    written = " ".join([lab.address_en, lab.address_zh_hans]).casefold()
+    cities = {c.strip().casefold() for c in (opening.city_en, opening.city_zh_hans) if c.strip()}
+    return ", ".join(lines) if lines and any(city in written for city in cities) else ""
 
 
 def _published_members():
