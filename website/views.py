@@ -6,6 +6,8 @@ import datetime
 
 from django.contrib.syndication.views import Feed
 from django.db.models import OuterRef, Prefetch, Subquery
+from django.http import Http404
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape, strip_tags
@@ -293,10 +295,20 @@ class CourseListView(ListView):
 
 class CourseView(DetailView):
     """A published course: its code, term, institution, links and description, and who
-    taught it in which role (members linked to their profiles)."""
+    taught it in which role (members linked to their profiles). The address a course had
+    before its address carried its year is sent, permanently, to the one it has now."""
 
     template_name = "website/course_detail.html"
     context_object_name = "course"
+
+    def get(self, request, *args, **kwargs):
+        try:
+            return super().get(request, *args, **kwargs)
+        except Http404:
+            moved = Course.former_address(kwargs["slug"])
+            if moved is None or not Course.objects.published().filter(pk=moved.pk).exists():
+                raise
+            return redirect(moved, permanent=True)
 
     def get_queryset(self):
         return Course.objects.published().for_listing()
