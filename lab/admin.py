@@ -32,7 +32,7 @@ class LabSettingsAdmin(LabModelAdmin):
             _("Look"),
             {"fields": ["logo", "favicon", "primary_colour", "colour_preview"]},
         ),
-        (_("Contact"), {"fields": ["contact_email", "address"]}),
+        (_("Contact"), {"fields": ["contact_email", tuple(in_languages("address"))]}),
         (_("Team page"), {"fields": ["team_role_order"]}),
         (
             _("Author lists"),

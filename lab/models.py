@@ -63,10 +63,13 @@ class LabSettings(models.Model):
         )
     )
     contact_email = models.EmailField(blank=True)
-    address = models.TextField(
-        blank=True,
-        validators=[text_limit(1_000)],
-        help_text="Postal address, shown in the page footer.",
+    address = translated(
+        models.TextField(
+            blank=True,
+            validators=[text_limit(1_000)],
+            help_text="Postal address, shown in the page footer; the Chinese pages show the "
+            "English one when the Chinese is empty.",
+        )
     )
     logo = images.SafeImageField(
         upload_to="lab/", blank=True, help_text="JPEG, PNG or WebP; scaled to fit the header."

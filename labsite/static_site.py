@@ -383,6 +383,8 @@ def _rewrite(page: str, site: _Site, path: str, query: str) -> tuple[str, list[s
         address = static_link(target_path, parts.query, site.prefix, content_type)
         if parts.fragment:
             address += "#" + parts.fragment
+        if urlsplit(value).netloc:  # an absolute address (a canonical link) stays absolute
+            address = f"{parts.scheme}://{parts.netloc}{address}"
         return f'{attribute}="{html.escape(address)}"'
 
     return _LINK.sub(replace, page), links

@@ -243,6 +243,8 @@ class PublicationAdmin(LabModelAdmin):
                     "url",
                     ("code_url", "slides_url"),
                     ("video_url", "project_url"),
+                    ("poster_url", "supplement_url"),
+                    ("blog_url", "dataset_url"),
                     ("other_url", "other_label"),
                 ]
             },

@@ -22,7 +22,13 @@ from django.db.models import F
 from core.weblinks import is_web_url
 from publications import listing
 from publications.authors import CORRESPONDING, EQUAL, EXPORT, author_list
-from publications.models import ExportEntry, Publication, format_pages
+from publications.models import (
+    ExportEntry,
+    Publication,
+    format_pages,
+    is_family_first,
+    printed_names,
+)
 
 Kind = Publication.Kind
 
@@ -126,6 +132,7 @@ def citation_key(publication, authors):
 
 
 GAP = "…"  # a gap's place in a list: what APA prints where it leaves names out
+ET_AL = "et al."  # CSL-JSON's last "name" of a list that goes on (see csl_entry)
 
 
 def _positions(authors):
@@ -205,8 +212,13 @@ _ALFOLIO_LINKS = [
     ("slides", "slides_url"),
     ("video", "video_url"),
     ("website", "project_url"),
+    ("poster", "poster_url"),
+    ("supp", "supplement_url"),
+    ("blog", "blog_url"),
+    ("dataset", "dataset_url"),
 ]
-_ALFOLIO_OTHER = {"Poster": "poster", "Blog": "blog", "Supplement": "supp"}
+# an "other" link an admin labelled as one of al-folio's own
+_ALFOLIO_OTHER = {"Poster": "poster", "Blog": "blog", "Supplement": "supp", "Dataset": "dataset"}
 _FIELD_NAME = re.compile(r"^[a-z][a-z0-9_:+-]*$")
 
 
@@ -218,6 +230,10 @@ def bibtex_entry(publication, authors, key):
         if n is None
         else f"{{{latex_escape(n.family)}}}"
         if n.is_organization
+        # a name in Chinese, Japanese or Korean script braced whole, family name first as
+        # the script writes it: biblatex would print its parts given name first ("腾 马")
+        else f"{{{latex_escape(printed_names(n.given, n.family)[0])}}}"
+        if is_family_first(n.given, n.family)
         else latex_escape(_name(n))
         for n in listed
     ]
@@ -399,15 +415,22 @@ def _csl_name(name):
 def csl_entry(publication, authors, key):
     """One paper as a CSL-JSON item under `key`, indented as an item of the list."""
     venue = publication.venue
+    listed, trailing = _positions(authors)
     item = {
         "id": key,
         "type": CSL_TYPES.get(publication.kind, "document"),
         "title": publication.display_title,
         "author": [
             {"literal": GAP} if n is None else _csl_name(n) if n.given else {"literal": n.family}
-            for n in _positions(authors)[0]
+            for n in listed
         ],
     }
+    if trailing:
+        # CSL has no "et al." flag. citeproc-js (Zotero, Mendeley) and citeproc-py print
+        # a name as it is written ("others" comes out "& others"; only pandoc's citeproc
+        # reads "others" as the style's et-al term), so the list ends in a name that
+        # every processor prints as "et al."
+        item["author"].append({"literal": ET_AL})
     if publication.date:
         d = publication.date
         item["issued"] = {"date-parts": [[p for p in (d.year, d.month, d.day) if p]]}
@@ -428,9 +451,9 @@ def csl_entry(publication, authors, key):
         "ISSN": ", ".join(publication.issns),
         "URL": publication.url or publication.doi_url or publication.arxiv_url,
         "abstract": publication.abstract,
-        # CSL has no role and no "et al." flag: the note says both, and no author is
-        # invented for names missing at the end (APA would print "& others"); a gap
-        # between named authors is a literal "…", as APA itself prints one
+        # CSL has no role: the note says who holds one, and that the list is incomplete
+        # (for a reader of the note); a gap between named authors is a literal "…", as
+        # APA itself prints one
         "note": " ".join(
             p for p in (publication.award, _notes(publication, authors, incomplete=True)) if p
         ),

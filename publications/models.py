@@ -296,9 +296,15 @@ class Publication(models.Model):
     slides_url = WebURLField("slides", blank=True)
     video_url = WebURLField("video", blank=True)
     project_url = WebURLField("project page", blank=True)
+    poster_url = WebURLField("poster", blank=True)
+    supplement_url = WebURLField(
+        "supplement", blank=True, help_text="Its appendix or supplementary material."
+    )
+    blog_url = WebURLField("blog post", blank=True, help_text="A post written about it.")
+    dataset_url = WebURLField("dataset", blank=True, help_text="The data it made or used.")
     other_url = WebURLField("other link", blank=True)
     other_label = models.CharField(
-        "other link label", max_length=40, blank=True, help_text="e.g. “Poster”, “Blog”."
+        "other link label", max_length=40, blank=True, help_text="e.g. “HAL”, “Talk”."
     )
     abstract = models.TextField(
         blank=True,
@@ -531,6 +537,10 @@ class Publication(models.Model):
             (_("Slides"), self.slides_url),
             (_("Video"), self.video_url),
             (_("Project"), self.project_url),
+            (_("Poster"), self.poster_url),
+            (_("Supplement"), self.supplement_url),
+            (_("Blog"), self.blog_url),
+            (_("Dataset"), self.dataset_url),
             (self.other_label or _("Link"), self.other_url),
         ]
         return [
@@ -543,12 +553,18 @@ class Publication(models.Model):
         return reverse("publications:pdf", kwargs={"slug": self.slug}) if self.pdf_file else ""
 
 
+def is_family_first(given: str, family: str) -> bool:
+    """Whether a name is in a script that writes the family name first and the parts
+    together: Chinese, Japanese or Korean characters ("马腾")."""
+    return bool(_CJK.search(given + family))
+
+
 @functools.lru_cache(maxsize=20_000)  # a lab's co-authors recur on most of its papers
 def printed_names(given: str, family: str, suffix: str = "") -> tuple[str, str]:
     """(the full name, initials and family name) an author list prints for a name: "Teng
     Ma" and "T Ma", "Martin Luther King Jr." and "ML King Jr."; a name in Chinese, Japanese
     or Korean characters family name first and whole ("马腾" both)."""
-    if _CJK.search(given + family):
+    if is_family_first(given, family):
         return f"{family}{given}", f"{family}{given}"
     last = f"{family} {suffix}" if suffix else family
     full = f"{given} {last}".strip()

@@ -25,7 +25,7 @@ from people.models import Person
 from publications import exports, listing, roles
 from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
 from publications.exports import FORMATS, roles_note, to_bibtex
-from publications.models import Publication, Venue
+from publications.models import Publication, Venue, printed_names
 from publications.profile import ProfilePapers
 
 
@@ -222,7 +222,7 @@ def _scholarly_article(request, publication, authors):
         "author": [
             {
                 "@type": "Organization" if n.is_organization else "Person",
-                "name": f"{n.given} {n.family}".strip(),
+                "name": printed_names(n.given, n.family)[0],  # "马腾", family name first
                 **({"@id": f"https://orcid.org/{n.orcid}"} if n.orcid else {}),
                 **({"url": request.build_absolute_uri(n.url)} if n.url else {}),
             }

@@ -5,7 +5,8 @@ The steps, in order (each checks the invariants below before the next begins):
  1. a real lab site moves in (al-folio, tests/labsite/data/corpus/alfolio-taislab), twice;
  2. a real BibTeX file is imported (tests/publications/data/bibtex/0x404-papers.bib);
  3. a member edits a paper's title and their own profile; the lab writes a page (in the
-    menu), a research theme, an opening and a post;
+    menu), a research theme, an opening and a post; the opening is closed early, today; a
+    course is given again the next year; the lab's address is written in Chinese;
  4. week 1: a harvest over recorded answers, from two of the five sources;
  5. review: one work accepted, one rejected, one disowned ("not mine");
  6. week 2: every source answers, one more work appears, counts move; a preprint and then
@@ -53,10 +54,13 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 from django.test import Client
+from django.utils import timezone
 
 from core import content
+from core.partial_dates import PartialDate
 from harvest import review
 from harvest.models import Candidate, HarvestRun
+from lab.models import LabSettings
 from labsite import archive
 from people.models import Person
 from publications import importing
@@ -67,7 +71,7 @@ from tests.admin_forms import form_data
 from tests.harvest import test_identities_across_sources as suffixed
 from tests.harvest.conftest import piwowar, services  # noqa: F401
 from tests.labsite.test_archive import _dump
-from website.models import Post
+from website.models import Opening, Post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DATA = Path(__file__).parent
@@ -258,6 +262,38 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     year.step(
         "the lab writes a page, a research theme, an opening and a post",
         new={"Page", "MenuItem", "Theme", "Opening", "Post", "PostAuthor"},
+    )
+
+    # 3c. the opening is filled early and closed today: off the list today, its page says
+    # so, its posting date and deadline as they were
+    opening = Opening.objects.get(title_en="PhD student: open data")
+    opening.closed_on = timezone.localdate()
+    opening.full_clean()
+    opening.save()
+    assert "PhD student: open data" not in served(visitor, "/openings/")
+    assert "Applications closed on" in served(visitor, opening.get_absolute_url())
+    year.step("an opening closed early, today", changed={("Opening", opening.pk, "closed_on")})
+
+    # 3d. a course given again the next year, its slug filled in from the title as the
+    # admin does: each run at an address of its own; the lab's address in Chinese too
+    runs = [
+        factories.CourseFactory(title="Open science", slug="open-science", start=start)
+        for start in (PartialDate.parse("2025-09"), PartialDate.parse("2026-09"))
+    ]
+    assert [run.get_absolute_url() for run in runs] == [
+        "/teaching/open-science-2025/",
+        "/teaching/open-science-2026/",
+    ]
+    for run in runs:
+        served(visitor, run.get_absolute_url())
+    lab = LabSettings.load()
+    lab.address_zh_hans = "北京市海淀区示例路 1 号"
+    lab.save()
+    assert "北京市海淀区示例路 1 号" in served(visitor, "/zh-hans/")
+    year.step(
+        "a course given again the next year; the lab's address in Chinese",
+        new={"Course"},
+        changed={("LabSettings", lab.pk, "address_zh_hans")},
     )
 
     # 4. week 1: two sources

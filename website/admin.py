@@ -3,6 +3,8 @@ research themes and courses (lab admins only), and for posts (lab admins all, a 
 they are an author of)."""
 
 from django.contrib import admin, messages
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -179,16 +181,19 @@ class PostAdmin(LabModelAdmin):
 
 @admin.register(Opening)
 class OpeningAdmin(LabModelAdmin):
-    list_display = ["title", "kind", "posted", "deadline", "listed", "is_published"]
+    list_display = ["title", "kind", "posted", "deadline", "closed_on", "listed", "is_published"]
     list_filter = ["kind", "is_published"]
     date_hierarchy = "posted"
-    search_fields = [*in_languages("title"), "slug", "city"]
+    search_fields = [*in_languages("title"), "slug", *in_languages("city")]
     prepopulated_fields = {"slug": ["title_en"]}
+    actions = ["close_today"]
     fields = [
         tuple(in_languages("title")),
-        ("slug", "kind"),
-        ("posted", "deadline"),
-        ("city", "country", "remote"),
+        ("slug", "kind", "employment_type"),
+        ("posted", "deadline", "closed_on"),
+        tuple(in_languages("city")),
+        tuple(in_languages("street_address")),
+        ("country", "remote"),
         tuple(in_languages("description")),
         tuple(in_languages("how_to_apply")),
         "is_published",
@@ -197,6 +202,20 @@ class OpeningAdmin(LabModelAdmin):
     @admin.display(description=_("listed"), boolean=True)
     def listed(self, opening):
         return opening.is_published and opening.is_open
+
+    @admin.action(description=_("Close the selected openings today"))
+    def close_today(self, request, queryset):
+        """Each open opening closed today (its deadline and posting date as they were),
+        saved one by one so history and the page versions follow."""
+        today = timezone.localdate()
+        closed = 0
+        for opening in queryset.filter(Q(closed_on__isnull=True) | Q(closed_on__gt=today)):
+            if not self.has_change_permission(request, opening):
+                continue
+            opening.closed_on = max(today, opening.posted)
+            opening.save(update_fields=["closed_on"])
+            closed += 1
+        self.message_user(request, _("%(count)d opening(s) closed today.") % {"count": closed})
 
 
 @admin.register(Theme)

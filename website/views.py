@@ -5,7 +5,9 @@ themes: their list and a page each; the lab's courses: by year, and a page each.
 import datetime
 
 from django.contrib.syndication.views import Feed
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
+from django.http import Http404
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape, strip_tags
@@ -111,12 +113,17 @@ def post_summary(post, words=40):
 
 class PostsFeed(Feed):
     """The lab's newest posts, for feed readers, as Atom: each with its authors and its
-    whole body."""
+    whole body, published on its date and updated when it was last edited (RFC 4287 wants
+    an `updated` on every entry; a reader uses it to show an edit again). The lab is the
+    feed's author, which RFC 4287 asks for where an entry names nobody."""
 
     feed_type = AtomWithContent
 
     def title(self):
         return _("%(lab)s: posts") % {"lab": LabSettings.load().name}
+
+    def author_name(self):
+        return LabSettings.load().name
 
     def subtitle(self):
         return _("Posts from %(lab)s.") % {"lab": LabSettings.load().name}
@@ -125,7 +132,12 @@ class PostsFeed(Feed):
         return reverse("posts:list")
 
     def items(self):
-        return Post.objects.published().for_listing()[:30]
+        last_edit = Post.history.filter(id=OuterRef("pk")).order_by("-history_date")
+        return (
+            Post.objects.published()
+            .for_listing()
+            .annotate(last_edit=Subquery(last_edit.values("history_date")[:1]))[:30]
+        )
 
     def item_title(self, post):
         return post.title
@@ -144,6 +156,12 @@ class PostsFeed(Feed):
 
     def item_pubdate(self, post):
         return datetime.datetime.combine(post.date, datetime.time(), tzinfo=datetime.UTC)
+
+    def item_updateddate(self, post):
+        """Its last edit, else (a post without history, or edited before its date) its
+        date."""
+        published = self.item_pubdate(post)
+        return max(published, post.last_edit) if post.last_edit else published
 
 
 class OpeningListView(ListView):
@@ -175,8 +193,11 @@ class OpeningView(DetailView):
 
 def job_posting(request, opening):
     """schema.org JobPosting with what Google's job-posting guidelines require (title,
-    description, datePosted, hiringOrganization, jobLocation, validThrough when there is a
-    deadline) and, for remote work, jobLocationType and applicantLocationRequirements."""
+    description, datePosted, hiringOrganization, jobLocation with its address) and
+    recommend (employmentType; validThrough when there is a deadline, or the day it closed
+    early), and, for remote work, jobLocationType and applicantLocationRequirements. The
+    address is the opening's own: its street address, else the lab's where the lab's
+    address names the opening's city, else the city alone."""
     lab = LabSettings.load()
     home = request.build_absolute_uri(reverse("home"))
     organization = {"@type": "Organization", "name": lab.name, "sameAs": home}
@@ -187,10 +208,8 @@ def job_posting(request, opening):
         "addressLocality": opening.city,
         "addressCountry": opening.country,
     }
-    if lab.address:
-        address["streetAddress"] = ", ".join(
-            line.strip() for line in lab.address.splitlines() if line.strip()
-        )
+    if street := opening.street_address or _lab_address_in(lab, opening):
+        address["streetAddress"] = street
     description = render_page_markdown(opening.description)
     if opening.how_to_apply:
         description += f"<h2>{escape(_('How to apply'))}</h2>"
@@ -205,16 +224,28 @@ def job_posting(request, opening):
         "jobLocation": {"@type": "Place", "address": address},
         "url": request.build_absolute_uri(opening.get_absolute_url()),
     }
-    if opening.deadline:
+    if opening.closed_on and (not opening.deadline or opening.closed_on <= opening.deadline):
+        # closed early: valid until the start of the day it closed, where the lab is
+        end = datetime.datetime.combine(opening.closed_on, datetime.time())
+        data["validThrough"] = timezone.make_aware(end).isoformat()
+    elif opening.deadline:
         # the end of the deadline's day where the lab is
         end = datetime.datetime.combine(opening.deadline, datetime.time(23, 59, 59))
         data["validThrough"] = timezone.make_aware(end).isoformat()
     if opening.remote:
         data["jobLocationType"] = "TELECOMMUTE"
         data["applicantLocationRequirements"] = {"@type": "Country", "name": opening.country}
-    if opening.kind == Opening.Kind.INTERN:
-        data["employmentType"] = "INTERN"
+    data["employmentType"] = opening.employment_type
     return data
+
+
+def _lab_address_in(lab, opening):
+    """The lab's street address on one line when it names the opening's city (in either
+    language), else "": an opening in another city is not at the lab."""
+    lines = [line.strip() for line in lab.address.splitlines() if line.strip()]
+    written = " ".join([lab.address_en, lab.address_zh_hans]).casefold()
+    cities = {c.strip().casefold() for c in (opening.city_en, opening.city_zh_hans) if c.strip()}
+    return ", ".join(lines) if lines and any(city in written for city in cities) else ""
 
 
 def _published_members():
@@ -265,10 +296,20 @@ class CourseListView(ListView):
 
 class CourseView(DetailView):
     """A published course: its code, term, institution, links and description, and who
-    taught it in which role (members linked to their profiles)."""
+    taught it in which role (members linked to their profiles). The address a course had
+    before its address carried its year is sent, permanently, to the one it has now."""
 
     template_name = "website/course_detail.html"
     context_object_name = "course"
+
+    def get(self, request, *args, **kwargs):
+        try:
+            return super().get(request, *args, **kwargs)
+        except Http404:
+            moved = Course.former_address(kwargs["slug"])
+            if moved is None or not Course.objects.published().filter(pk=moved.pk).exists():
+                raise
+            return redirect(moved, permanent=True)
 
     def get_queryset(self):
         return Course.objects.published().for_listing()

@@ -108,7 +108,10 @@ def _publications(row, lab):
 
 
 def _team(row, lab):
-    team = list(Person.objects.published().current())
+    """The current members in the lab's role order (as the team page groups them), each
+    role in its own order."""
+    rank = {role: number for number, role in enumerate(lab.role_order())}
+    team = sorted(Person.objects.published().current(), key=lambda p: rank[p.role])
     return {"heading": _("Team"), "team": team} if team else None
 
 

@@ -46,6 +46,9 @@ class NewsFeed(Feed):
     def link(self):
         return reverse("news")
 
+    def description(self):  # RSS 2.0 requires one
+        return _("News from %(lab)s.") % {"lab": LabSettings.load().name}
+
     def items(self):
         return NewsItem.objects.published().select_related("person")[:30]
 

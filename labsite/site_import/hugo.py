@@ -67,6 +67,8 @@ LINK_FIELDS = {
     "video": "video_url",
     "project": "project_url",
     "site": "project_url",
+    "poster": "poster_url",
+    "dataset": "dataset_url",
 }
 # A membership written as its organisation ("2015-2017", "2019 - present", "2021-"), as
 # lab sites on the People widget do to show years under a name.

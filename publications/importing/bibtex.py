@@ -396,10 +396,8 @@ class _EntryReader:
             attribute, label = home if isinstance(home, tuple) else (home, "")
             if getattr(record, attribute) and getattr(record, attribute) != value:
                 record.source_fields[name] = value  # its home is taken by another link
-            elif not getattr(record, attribute):
-                setattr(record, attribute, value)
-                if label:
-                    record.other_label = label
+            elif not getattr(record, home):
+                setattr(record, home, value)
         hal = squash(self.raw("hal"))
         if hal:
             record.source_fields["hal"] = hal

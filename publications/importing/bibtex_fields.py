@@ -34,7 +34,7 @@ ALIASES = {
     "issue": "number",
 }
 
-# al-folio's link fields and where each lands: a Publication field, or (other_url, label).
+# al-folio's link fields and the Publication field each lands in.
 LINK_HOMES = {
     "pdf": "pdf_url",
     "html": "url",
@@ -42,10 +42,10 @@ LINK_HOMES = {
     "slides": "slides_url",
     "video": "video_url",
     "website": "project_url",
-    "poster": ("other_url", "Poster"),
-    "blog": ("other_url", "Blog"),
-    "supp": ("other_url", "Supplement"),
-    "dataset": ("other_url", "Dataset"),
+    "poster": "poster_url",
+    "supp": "supplement_url",
+    "blog": "blog_url",
+    "dataset": "dataset_url",
 }
 
 # Fields named in the preview as left out, with why; they have no meaning here.

@@ -4,7 +4,7 @@ import html
 import io
 import re
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlencode, urljoin, urlsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urljoin, urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -76,7 +76,12 @@ def canonical(page, address):
     def resolve(match):
         target = urljoin(f"http://lab{address}", html.unescape(match[1]))
         parts = urlsplit(target)
-        live = live_address(parts.path) if parts.netloc == "lab" else target
+        if parts.netloc in ("lab", "testserver"):  # the site's own, relative or absolute
+            live = live_address(parts.path)
+            if parts.netloc == "testserver":
+                live = f"http://testserver{live}"
+        else:
+            live = urlunsplit(parts._replace(query="", fragment=""))
         query = "?" + urlencode(parse_qsl(parts.query)) if parts.query else ""
         return f'="{live}{query}#{parts.fragment}"'
 

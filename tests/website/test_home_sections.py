@@ -372,3 +372,22 @@ def test_a_link_into_the_site_follows_the_pages_language(link, chinese):
     from core.weblinks import site_or_web_url
 
     assert site_or_web_url(link, "zh-hans") == chinese
+
+
+def test_the_team_section_follows_the_labs_role_order_as_the_team_page_does(client, person):
+    lab = LabSettings.load()
+    lab.team_role_order = "postdoc,phd,pi"
+    lab.save()
+    person.role = "pi"  # "Teng Ma", first by name
+    person.save()
+    factories.PersonFactory(name="Zhe Zhou", slug="zhe-zhou", role="phd")
+    factories.PersonFactory(name="Yue Yang", slug="yue-yang", role="postdoc")
+
+    home = client.get("/").content.decode()
+    team = client.get("/people/").content.decode()
+
+    def order(html):
+        return list(dict.fromkeys(re.findall(r"Teng Ma|Zhe Zhou|Yue Yang", html)))
+
+    assert order(team) == ["Yue Yang", "Zhe Zhou", "Teng Ma"]
+    assert order(home[home.index('id="team-heading"') :]) == ["Yue Yang", "Zhe Zhou", "Teng Ma"]

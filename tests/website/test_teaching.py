@@ -6,10 +6,12 @@ import re
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
 from core.partial_dates import PartialDate
 from tests import factories
+from tests.admin_forms import form_data
 from website.models import Course, CourseTeacher, MenuItem
 
 pytestmark = pytest.mark.django_db
@@ -213,7 +215,7 @@ def test_the_teaching_pages_query_counts_do_not_grow_with_courses_and_teachers(
         assert client.get("/teaching/").status_code == 200
     # lab settings, the menu, the course, its teachers
     with django_assert_max_num_queries(4):
-        assert client.get("/teaching/course-3/").status_code == 200
+        assert client.get("/teaching/course-3-2013/").status_code == 200
     profile = _queries(client, f"/people/{person.slug}/")
     cv = _queries(client, f"/people/{person.slug}/cv/")
     factories.CourseTeacherFactory(course__slug="one-more", person=person)
@@ -226,3 +228,82 @@ def _queries(client, url):
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
     return len(queries)
+
+
+def test_two_runs_of_one_course_in_different_years_each_get_an_address_with_its_year(
+    admin_client, client
+):
+    for term, start in [("Fall 2024", "2024-09"), ("Fall 2025", "2025-09")]:
+        add = admin_client.get("/admin/website/course/add/")
+        response = admin_client.post(
+            "/admin/website/course/add/",
+            form_data(
+                add,
+                title="Operating Systems",
+                slug="operating-systems",  # as the admin fills it in from the title
+                term=term,
+                start=start,
+                is_published="on",
+            ),
+        )
+        assert response.status_code == 302, response.content.decode()[:2000]
+
+    assert sorted(Course.objects.values_list("slug", flat=True)) == [
+        "operating-systems-2024",
+        "operating-systems-2025",
+    ]
+    assert "Fall 2024" in client.get("/teaching/operating-systems-2024/").content.decode()
+    assert "Fall 2025" in client.get("/teaching/operating-systems-2025/").content.decode()
+
+
+def test_a_course_without_a_slug_takes_its_title_and_term():
+    course = factories.CourseFactory(
+        slug="", title="Operating Systems", term="Spring 2026", start=PartialDate.parse("2026-02")
+    )
+    yearless = factories.CourseFactory(slug="", title="Reading group")
+
+    assert course.slug == "operating-systems-spring-2026"
+    assert yearless.slug == "reading-group"
+
+
+def test_a_slug_given_another_year_takes_the_courses_own():
+    course = factories.CourseFactory(slug="databases-2023", start=PartialDate.parse("2024-09"))
+
+    assert course.slug == "databases-2024"
+
+
+def _migrate(targets):
+    MigrationExecutor(connection).migrate(targets)
+    return MigrationExecutor(connection).loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_course_from_before_gets_its_year_and_its_old_address_redirects(client):
+    before = [("website", "0007_openings_close_early_and_their_own_place")]
+    after = [("website", "0008_course_addresses_carry_their_year")]
+    old = _migrate(before).get_model("website", "Course")
+    old.objects.create(title_en="Databases", slug="databases", start="2024-09", is_published=True)
+    old.objects.create(title_en="Reading", slug="reading", is_published=True)
+    old.objects.create(title_en="LLMs", slug="llm-systems-2025", start="2025", is_published=True)
+    try:
+        new = _migrate(after).get_model("website", "Course")
+        assert sorted(new.objects.values_list("slug", flat=True)) == [
+            "databases-2024",
+            "llm-systems-2025",
+            "reading",
+        ]
+        back = _migrate(before).get_model("website", "Course")
+        assert back.objects.filter(slug="databases-2024").exists()
+        _migrate(after)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    moved = client.get("/teaching/databases/")
+    assert moved.status_code == 301
+    assert moved["Location"] == "/teaching/databases-2024/"
+    assert client.get("/zh-hans/teaching/databases/")["Location"] == (
+        "/zh-hans/teaching/databases-2024/"
+    )
+    assert client.get("/teaching/reading/").status_code == 200
+    assert client.get("/teaching/nothing/").status_code == 404

@@ -21,13 +21,28 @@ class OpeningQuerySet(models.QuerySet):
         return self.filter(is_published=True)
 
     def open(self, today=None):
-        """Published openings whose deadline, if any, is today or later (the lab's local
-        day): what the openings list and the home's "Join us" show."""
+        """Published openings whose deadline, if any, is today or later and that were not
+        closed on or before today (the lab's local day): what the openings list and the
+        home's "Join us" show."""
         today = today or timezone.localdate()
-        return self.published().filter(Q(deadline__isnull=True) | Q(deadline__gte=today))
+        return self.published().filter(
+            Q(deadline__isnull=True) | Q(deadline__gte=today),
+            Q(closed_on__isnull=True) | Q(closed_on__gt=today),
+        )
 
 
 class Opening(models.Model):
+    class EmploymentType(models.TextChoices):
+        """schema.org's employmentType values, as Google's job listings read them."""
+
+        FULL_TIME = "FULL_TIME", _("Full time")
+        PART_TIME = "PART_TIME", _("Part time")
+        TEMPORARY = "TEMPORARY", _("Fixed term")
+        CONTRACTOR = "CONTRACTOR", _("Contractor")
+        INTERN = "INTERN", _("Internship")
+        VOLUNTEER = "VOLUNTEER", _("Volunteer")
+        OTHER = "OTHER", _("Other")
+
     class Kind(models.TextChoices):
         PHD = "phd", _("PhD student")
         MASTERS = "masters", _("Master's student")
@@ -46,6 +61,14 @@ class Opening(models.Model):
         "/openings/phd-memory-systems/. Leave empty to make one from the title.",
     )
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.PHD)
+    employment_type = models.CharField(
+        "employment",
+        max_length=20,
+        choices=EmploymentType.choices,
+        default=EmploymentType.FULL_TIME,
+        help_text="As search engines' job listings filter it: a PhD place or a postdoc is "
+        "usually full time; an internship left at full time is saved as an internship.",
+    )
     description = translated(
         models.TextField(
             blank=True,
@@ -71,10 +94,32 @@ class Opening(models.Model):
         help_text="The last day to apply. The opening is listed until that day, then keeps "
         "its page but leaves the list. Empty: open until unpublished.",
     )
-    city = models.CharField(
-        max_length=100,
-        help_text="Where the work is, as search engines' job listings show it: "
-        "“Beijing”, “Hangzhou”.",
+    closed_on = models.DateField(
+        "closed on",
+        null=True,
+        blank=True,
+        help_text="The day applications closed before the deadline (the place is filled): "
+        "from that day the opening leaves the list and its page says it is closed. Today "
+        "closes it now; the posting date stays as it was.",
+    )
+    city = translated(
+        models.CharField(
+            max_length=100,
+            help_text="Where the work is, as search engines' job listings show it: "
+            "“Beijing”, “北京”. The Chinese pages show the English one when the Chinese "
+            "is empty.",
+        ),
+        required=True,
+    )
+    street_address = translated(
+        models.CharField(
+            "street address",
+            max_length=200,
+            blank=True,
+            help_text="The building and street where the work is, when it is not at the "
+            "lab's own address: “1 Innovation Road, Yuhang”. Empty: the lab's address when "
+            "it names the opening's city, else the city alone.",
+        )
     )
     country = models.CharField(
         max_length=2,
@@ -105,6 +150,10 @@ class Opening(models.Model):
                 condition=Q(deadline__isnull=True) | Q(deadline__gte=models.F("posted")),
                 name="opening_deadline_after_posting",
             ),
+            models.CheckConstraint(
+                condition=Q(closed_on__isnull=True) | Q(closed_on__gte=models.F("posted")),
+                name="opening_closed_after_posting",
+            ),
         ]
 
     def __str__(self):
@@ -113,6 +162,8 @@ class Opening(models.Model):
     def save(self, *args, **kwargs):
         if not self.slug:
             self.slug = unique_slug(self, first_written(self, "title"), words=6)
+        if self.kind == self.Kind.INTERN and self.employment_type == self.EmploymentType.FULL_TIME:
+            self.employment_type = self.EmploymentType.INTERN  # the default, made to fit
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -133,6 +184,8 @@ class Opening(models.Model):
                 errors.update(error.message_dict)
         if self.deadline and self.posted and self.deadline < self.posted:
             errors["deadline"] = [_("The deadline comes before the day it was posted.")]
+        if self.closed_on and self.posted and self.closed_on < self.posted:
+            errors["closed_on"] = [_("It closes before the day it was posted.")]
         if not self.slug:
             self.slug = unique_slug(self, first_written(self, "title"), words=6)
         if Opening.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
@@ -142,5 +195,18 @@ class Opening(models.Model):
 
     @property
     def is_open(self):
-        """Whether the deadline, if any, has not passed (the lab's local day)."""
-        return self.deadline is None or self.deadline >= timezone.localdate()
+        """Whether the deadline, if any, has not passed and the opening was not closed on
+        or before today (the lab's local day)."""
+        today = timezone.localdate()
+        return (self.deadline is None or self.deadline >= today) and (
+            self.closed_on is None or self.closed_on > today
+        )
+
+    @property
+    def closed_date(self):
+        """The day applications closed (were closed early, or the deadline), else None."""
+        today = timezone.localdate()
+        ends = [self.closed_on] if self.closed_on and self.closed_on <= today else []
+        if self.deadline and self.deadline < today:
+            ends.append(self.deadline)
+        return min(ends) if ends else None

@@ -1,5 +1,10 @@
 """The lab's teaching: the courses its people teach, each with its term, institution and
-links, and who taught it in which role; listed lab-wide, on each teacher's profile and CV."""
+links, and who taught it in which role; listed lab-wide, on each teacher's profile and CV.
+
+A course's address carries the year it began ("/teaching/operating-systems-2024/"), so two
+runs of one course in different years never claim one address."""
+
+import re
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,6 +20,17 @@ from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
 from people.models import Person
+
+_YEAR_AT_END = re.compile(r"-(?:19|20)\d{2}$")
+
+
+def with_year(slug, start):
+    """`slug` carrying the year of `start`: as it is when a word of it is that year,
+    another year at its end replaced, else the year added ("operating-systems" →
+    "operating-systems-2024"); as it is without a start."""
+    if start is None or str(start.year) in slug.split("-"):
+        return slug
+    return f"{_YEAR_AT_END.sub('', slug)[:95]}-{start.year}"
 
 
 class CourseQuerySet(models.QuerySet):
@@ -47,7 +63,9 @@ class Course(models.Model):
         max_length=100,
         blank=True,
         help_text="The last part of the course's address: “operating-systems-2024” gives "
-        "/teaching/operating-systems-2024/. Leave empty to make one from the title and year.",
+        "/teaching/operating-systems-2024/. It carries the year the course began (added "
+        "when missing), so each run has its own. Leave empty to make one from the title and "
+        "term.",
     )
     code = models.CharField(
         max_length=40,
@@ -110,8 +128,7 @@ class Course(models.Model):
         return f"{self.code} {self.title}" if self.code else self.title
 
     def save(self, *args, **kwargs):
-        if not self.slug:
-            self.slug = self._new_slug()
+        self.slug = self._new_slug() if not self.slug else with_year(self.slug, self.start)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -119,14 +136,23 @@ class Course(models.Model):
 
     def clean(self):
         require_one(self, "title", _("Give the course's title, in English or Chinese."))
-        if not self.slug:
-            self.slug = self._new_slug()
+        self.slug = self._new_slug() if not self.slug else with_year(self.slug, self.start)
         if Course.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
             raise ValidationError({"slug": _("Another course has this address.")})
 
     def _new_slug(self):
+        """The title and the term ("operating-systems-fall-2024"), else the year."""
         title = first_written(self, "title")
-        return unique_slug(self, f"{title} {self.start.year}" if self.start else title, words=8)
+        year = str(self.start.year) if self.start else ""
+        when = self.term_en if year in self.term_en.split() else f"{self.term_en} {year}"
+        return with_year(unique_slug(self, f"{title} {when}", words=10), self.start)
+
+    @classmethod
+    def former_address(cls, slug):
+        """The course whose slug is `slug` with its year added (the address it had before
+        addresses carried the year), else None. One query."""
+        found = cls.objects.filter(slug__regex=rf"^{re.escape(slug)}-(19|20)[0-9]{{2}}$")
+        return next((c for c in found if c.slug == with_year(slug, c.start)), None)
 
     @property
     def links(self):

@@ -270,7 +270,8 @@ def load_openings(data):
         row = {k: v.strip() if isinstance(v, str) else v for k, v in row.items()}
         slug = row.pop("slug")
         values = {
-            **{name: row.pop(name) for name in ("kind", "city", "country")},
+            **{name: row.pop(name) for name in ("kind", "country")},
+            **columns_given(Opening, row, "city"),
             **columns_given(Opening, row, "title"),
             **columns_given(Opening, row, "description"),
             **columns_given(Opening, row, "how_to_apply"),
