@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 LOG = sys.argv[1]
 BASE = sys.argv[2] if len(sys.argv) > 2 else "http://127.0.0.1:8000"
@@ -19,7 +20,7 @@ WAIT = 1200  # seconds: a fresh machine installs Pango and the fonts first
 
 def fail(message):
     print(f"first hour: {message}", file=sys.stderr)
-    print(open(LOG, encoding="utf-8", errors="replace").read()[-4000:], file=sys.stderr)
+    print(Path(LOG).read_text(encoding="utf-8", errors="replace")[-4000:], file=sys.stderr)
     sys.exit(1)
 
 
@@ -48,7 +49,7 @@ for path in ["/", "/people/", "/publications/", "/admin/login/"]:
         fail(f"{path} answered {status}")
     print(f"{path}: 200")
 
-found = re.search(r"shown only this once:\s+(\S+)", open(LOG, encoding="utf-8").read())
+found = re.search(r"shown only this once:\s+(\S+)", Path(LOG).read_text(encoding="utf-8"))
 if not found:
     fail("no admin password was printed")
 _, _, form = get("/admin/login/")

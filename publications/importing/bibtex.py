@@ -393,8 +393,7 @@ class _EntryReader:
                 # al-folio shows `html` as the paper's page; its `url` is the template's
                 record.source_fields["url"], record.url = record.url, value
                 continue
-            attribute, label = home if isinstance(home, tuple) else (home, "")
-            if getattr(record, attribute) and getattr(record, attribute) != value:
+            if getattr(record, home) and getattr(record, home) != value:
                 record.source_fields[name] = value  # its home is taken by another link
             elif not getattr(record, home):
                 setattr(record, home, value)
