@@ -22,8 +22,10 @@ from core.names import initials
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
+from media.fields import FeaturedImageField
 from people.models import Person, Project, split_name
 from publications import roles
+from tags.models import TagsField
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -340,6 +342,8 @@ class Publication(models.Model):
         ],
         help_text="Leave empty to make one from the first author, year and title.",
     )
+    featured_image = FeaturedImageField(related_name="featured_publications")
+    tags = TagsField(related_name="publications")
     is_published = models.BooleanField(
         "shown on the site", default=True, help_text="Untick to keep a draft out of every list."
     )

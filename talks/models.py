@@ -15,8 +15,10 @@ from core.markup import detect_language
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
+from media.fields import FeaturedImageField
 from people.models import Person, Project
 from publications.models import Publication
+from tags.models import TagsField
 
 
 class DatedQuerySet(models.QuerySet):
@@ -95,6 +97,8 @@ class Talk(models.Model):
         help_text="The paper this talk presents, if any.",
     )
     description = models.TextField(blank=True, help_text="Markdown.")
+    featured_image = FeaturedImageField(related_name="featured_talks")
+    tags = TagsField(related_name="talks")
     is_published = models.BooleanField("published", default=True)
     projects = models.ManyToManyField(
         Project, through="ProjectTalk", related_name="talks", blank=True

@@ -13,7 +13,9 @@ from simple_history.models import HistoricalRecords
 from core.languages import first_written, require_one, translated
 from core.markup import MARKDOWN_HELP
 from core.slugs import unique_slug
+from media.fields import FeaturedImageField
 from people.models import Person
+from tags.models import TagsField
 
 
 class PostQuerySet(models.QuerySet):
@@ -64,6 +66,8 @@ class Post(models.Model):
             help_text=MARKDOWN_HELP,
         )
     )
+    featured_image = FeaturedImageField(related_name="featured_posts")
+    tags = TagsField(related_name="posts")
     is_published = models.BooleanField(
         "published",
         default=False,

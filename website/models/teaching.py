@@ -14,7 +14,9 @@ from core.markup import MARKDOWN_HELP
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField, is_web_url
+from media.fields import FeaturedImageField
 from people.models import Person
+from tags.models import TagsField
 
 
 class CourseQuerySet(models.QuerySet):
@@ -88,6 +90,8 @@ class Course(models.Model):
         "materials", blank=True, help_text="Its slides, notes or exercises (https://…)."
     )
     video_url = WebURLField("recordings", blank=True, help_text="Its lectures' videos (https://…).")
+    featured_image = FeaturedImageField(related_name="featured_courses")
+    tags = TagsField(related_name="courses")
     is_published = models.BooleanField(
         "published",
         default=False,
