@@ -163,6 +163,12 @@ class MediaItem(models.Model):
         chosen = [jpeg for width, _webp, jpeg in self.renditions() if width <= at_most]
         return (chosen or [self.renditions()[0][2]])[-1]
 
+    @property
+    def share_image(self):
+        """The rendition link previews and search engines take (og:image, JSON-LD `image`):
+        the JPEG up to 1,280 px wide."""
+        return self.fallback(1280)
+
     # --- where it is used
 
     def galleries(self):

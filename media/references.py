@@ -12,6 +12,8 @@ from django.utils.safestring import mark_safe
 # How wide a figure in a page's text is drawn: the whole column on a phone, the prose's
 # 46rem (736 px) beyond.
 PROSE_SIZES = "(max-width: 800px) calc(100vw - 2.5rem), 736px"
+# Beside an entry in a list: a small picture, the whole column on a phone.
+LIST_SIZES = "(max-width: 600px) calc(100vw - 2.5rem), 12rem"
 GALLERY_SIZES = "(max-width: 600px) calc(50vw - 2rem), 240px"
 GALLERY_PREFIX = "gallery/"
 
@@ -50,12 +52,12 @@ def caption_of(item, title=None):
     return format_html("{}", words) if words else ""
 
 
-def figure(item, *, alt=None, title=None, sizes=PROSE_SIZES, css_class="figure"):
+def figure(item, *, alt=None, title=None, sizes=PROSE_SIZES, css_class="figure", lazy=True):
     caption = caption_of(item, title)
     return format_html(
         '<figure class="{}">{}{}</figure>',
         css_class,
-        picture(item, alt=alt, sizes=sizes),
+        picture(item, alt=alt, sizes=sizes, lazy=lazy),
         format_html("<figcaption>{}</figcaption>", caption) if caption else "",
     )
 

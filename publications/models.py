@@ -162,11 +162,12 @@ class PublicationQuerySet(models.QuerySet):
 
     def for_listing(self):
         """Model instances of what a paper's page shows: venue, ordered authors with their
-        people, and awards, in three queries (lists of many papers read plain rows instead:
+        people, and awards, in four queries (lists of many papers read plain rows instead:
         publications.listing.papers)."""
-        return self.select_related("venue").prefetch_related(
+        return self.select_related("venue", "featured_image").prefetch_related(
             models.Prefetch("authorships", queryset=Authorship.objects.select_related("person")),
             "awards",
+            "tags",
         )
 
     def in_year(self, year):

@@ -87,6 +87,15 @@ class Tag(models.Model):
             if relation.many_to_many and not relation.related_model._meta.auto_created
         ]
 
+    def use_count(self):
+        """How many items carry the tag (a query per tagged model)."""
+        return sum(
+            relation.through.objects.filter(
+                **{relation.field.m2m_reverse_field_name(): self}
+            ).count()
+            for relation in self.tagged_relations()
+        )
+
     def merge(self, others):
         """Everything tagged with any of `others` is tagged with this tag instead, and
         `others` are deleted: one transaction, a few queries per tagged model."""

@@ -33,9 +33,11 @@ class PostQuerySet(models.QuerySet):
         return self.filter(pk__in=PostAuthor.objects.filter(person=person).values("post"))
 
     def for_listing(self):
-        """Each post's authors with their people: one query more, however many posts."""
-        return self.prefetch_related(
-            models.Prefetch("authors", queryset=PostAuthor.objects.select_related("person"))
+        """Each post's authors with their people, its featured image and tags: two queries
+        more, however many posts."""
+        return self.select_related("featured_image").prefetch_related(
+            models.Prefetch("authors", queryset=PostAuthor.objects.select_related("person")),
+            "tags",
         )
 
 
