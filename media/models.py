@@ -37,6 +37,7 @@ class MediaItem(models.Model):
     name = models.SlugField(max_length=60, help_text=NAME_HELP)
     image = images.SafeImageField(
         upload_to="library/",
+        strict=True,
         help_text="JPEG, PNG or WebP, at most 10 MB and 40 megapixels. Turned upright, its "
         "location and camera data removed; pages show it in sizes for phones to wide screens.",
     )
@@ -89,7 +90,9 @@ class MediaItem(models.Model):
         new_upload = bool(self.image) and not self.image._committed
         if new_upload:
             replaced = images.replaced_files(self, "image")
-            picture = images.open_upload(self.image)  # refuses a hostile file: nothing written
+            # a hostile file is refused here (ValidationError), before anything is written
+            picture = images.open_upload(self.image)
+            images.refuse_hidden_content(self.image)
             picture.thumbnail((MASTER_SIDE, MASTER_SIDE))
             self.width, self.height = picture.size
             self.image = images.fitted_png(picture, MASTER_SIDE, MASTER_SIDE)

@@ -14,7 +14,7 @@ from imagekit.processors import ResizeToFit
 
 # From a phone's 390 CSS pixels to a wide screen's 1,920; a 2× phone takes the 960 or 1,280.
 WIDTHS = (390, 640, 960, 1280, 1920)
-FORMATS = {"webp": ("WEBP", {"quality": 80, "method": 6}), "jpeg": ("JPEG", {"quality": 82})}
+FORMATS = {"webp": ("WEBP", {"quality": 80}), "jpeg": ("JPEG", {"quality": 82})}
 
 
 class MadeWhenSaved:

@@ -237,6 +237,7 @@ class Migration(migrations.Migration):
                     "image",
                     core.images.SafeImageField(
                         help_text="JPEG, PNG or WebP, at most 10 MB and 40 megapixels. Turned upright, its location and camera data removed; pages show it in sizes for phones to wide screens.",
+                        strict=True,
                         upload_to="library/",
                     ),
                 ),
