@@ -154,7 +154,11 @@ class Talk(models.Model):
     def has_page(self):
         """More than the one line a list shows: worth a page of its own."""
         return bool(
-            self.description or self.links() or self.publication_id or len(self.speakers.all()) > 1
+            self.description
+            or self.links()
+            or self.publication_id
+            or self.featured_image_id
+            or len(self.speakers.all()) > 1
         )
 
 
