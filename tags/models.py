@@ -2,6 +2,8 @@
 themes and courses. Each content model that takes tags has `tags = TagsField()`; a tag's
 page lists everything with it."""
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Q
@@ -9,27 +11,40 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+from simple_history.utils import bulk_create_with_history
 
 from core import changes
 from core.languages import translated
 
 
+def split_keywords(text):
+    """The words of a keywords field as BibTeX and front matter write them: separated by
+    commas or semicolons, spaces squashed, empty ones and repeats left out."""
+    words = []
+    for word in re.split(r"[,;]", text or ""):
+        word = " ".join(word.split())[:100]
+        if word and slugify(word) and word.casefold() not in {w.casefold() for w in words}:
+            words.append(word)
+    return words
+
+
 class TagQuerySet(models.QuerySet):
     def named(self, words):
-        """The tags for `words` (BibTeX keywords, front-matter tags), made where missing
-        and matched by slug, so “Memory Systems” and “memory systems” are one tag. A query
-        per word; the order of `words` is kept, repeats dropped."""
-        found = []
+        """{slug: tag} for `words` (BibTeX keywords, front-matter tags), made where missing
+        and matched by slug, so “Memory Systems” and “memory systems” are one tag: two
+        queries and one insert however many words."""
+        wanted = {}
         for word in words:
-            word = " ".join(word.split())[:100]
             slug = slugify(word)[:100]
-            if not slug:
-                continue
-            tag = self.filter(slug=slug).first()
-            if tag is None:
-                tag = self.create(name_en=word, slug=slug)
-            if tag not in found:
-                found.append(tag)
+            if slug:
+                wanted.setdefault(slug, word)
+        found = {tag.slug: tag for tag in self.filter(slug__in=wanted)}
+        missing = [
+            Tag(name_en=word, slug=slug) for slug, word in wanted.items() if slug not in found
+        ]
+        if missing:
+            bulk_create_with_history(missing, Tag, ignore_conflicts=True)
+            found = {tag.slug: tag for tag in self.filter(slug__in=wanted)}
         return found
 
 
