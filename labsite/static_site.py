@@ -57,6 +57,8 @@ QUERY_DIR = "_"
 START = ["/", "/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/"]
 _LINK = re.compile(r'\b(href|src)="([^"]*)"')
 _LOC = re.compile(r"<loc>([^<]+)</loc>")
+# an image's renditions (`<img srcset>`, `<source srcset>`): "address 390w, address 640w"
+_SRCSET = re.compile(r'\bsrcset="([^"]*)"')
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/xml", "text/xml")
 
 
@@ -335,4 +337,9 @@ def _rewrite(page: str, site: _Site, path: str, query: str) -> tuple[str, list[s
             address += "#" + parts.fragment
         return f'{attribute}="{html.escape(address)}"'
 
-    return _LINK.sub(replace, page), links
+    page = _LINK.sub(replace, page)
+    for match in _SRCSET.finditer(page):  # renditions are files: no address to rewrite
+        for candidate in html.unescape(match[1]).split(","):
+            if candidate.strip():
+                links.append(urljoin(here, candidate.split()[0]))
+    return page, links

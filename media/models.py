@@ -148,6 +148,16 @@ class MediaItem(models.Model):
     def rendition_names(self):
         return [file.name for _w, *files in self.renditions() for file in files]
 
+    @classmethod
+    def files_restored(cls):
+        """After a backup is restored (labsite/archive.py): every image's renditions made
+        from its restored file. Returns how many files were written."""
+        count = 0
+        for item in cls.objects.exclude(image=""):
+            item.make_renditions()
+            count += len(item.rendition_names())
+        return count
+
     def make_renditions(self):
         """Write every rendition of the stored image (Pillow work: at upload, restore or by
         the `renditions` command, never in a visitor's request)."""
