@@ -34,15 +34,16 @@ def _tagged(tag):
     }
 
 
-def _in_use():
-    """Tags that some published item carries."""
-    return (
+def tags_in_use():
+    """Tags that some published item carries (what /tags/ and the sitemap list)."""
+    carried = (
         Q(publications__in=Publication.objects.published().values("pk"))
         | Q(posts__in=Post.objects.published().values("pk"))
         | Q(talks__in=Talk.objects.published().values("pk"))
         | Q(themes__in=Theme.objects.published().values("pk"))
         | Q(courses__in=Course.objects.published().values("pk"))
     )
+    return Tag.objects.filter(pk__in=Tag.objects.filter(carried).values("pk"))
 
 
 class TagListView(ListView):
@@ -52,7 +53,7 @@ class TagListView(ListView):
     context_object_name = "tags"
 
     def get_queryset(self):
-        return Tag.objects.filter(pk__in=Tag.objects.filter(_in_use()).values("pk"))
+        return tags_in_use()
 
 
 class TagView(DetailView):

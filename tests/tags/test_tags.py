@@ -148,3 +148,17 @@ def test_a_lab_admin_renames_a_tag_in_both_languages(admin_client, systems):
 
     tag.refresh_from_db()
     assert (tag.name_en, tag.name_zh_hans, tag.slug) == ("memory", "内存", "memory")
+
+
+def test_the_sitemap_lists_tag_pages_and_names_featured_images(client, systems):
+    photo = factories.MediaItemFactory(name="cluster")
+    systems["post"].featured_image = photo
+    systems["post"].save()
+
+    sitemap = client.get("/sitemap.xml").content.decode()
+
+    assert "<loc>http://testserver/tags/memory/</loc>" in sitemap
+    assert "<loc>http://testserver/zh-hans/tags/memory/</loc>" in sitemap
+    assert "<loc>http://testserver/tags/</loc>" in sitemap
+    image = f"<image:loc>http://testserver{photo.share_image.url}</image:loc>"
+    assert sitemap.count(image) == 2  # the post's page in each language
