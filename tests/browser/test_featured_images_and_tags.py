@@ -122,7 +122,7 @@ def test_a_post_with_a_featured_image_and_tags_in_both_languages_and_sizes(
                 ("en", "", "Four racks of GPU servers in the machine room"),
                 ("zh-hans", "/zh-hans", "机房里的四个 GPU 服务器机架"),
             ):
-                visitor.goto(f"{live_server.url}{prefix}/posts/our-new-cluster-is-running-2026/")
+                visitor.goto(f"{live_server.url}{prefix}{post.get_absolute_url()}")
                 figure = visitor.locator("figure.figure--featured")
                 image = figure.locator("img")
                 assert image.get_attribute("alt") == alt
