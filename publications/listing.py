@@ -105,7 +105,7 @@ def papers(publications) -> list[Publication]:
             by_paper[values[0]].append(ListedAuthor(*values[:count], person))
     for paper in found:
         # what `paper.authorships.all()` and `paper.awards.all()` then answer
-        paper._prefetched_objects_cache = {"authorships": by_paper[paper.pk]}
+        paper._prefetched_objects_cache["authorships"] = by_paper[paper.pk]
         paper._prefetched_objects_cache["awards"] = paper.listed_awards
     return found
 
