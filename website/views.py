@@ -27,7 +27,7 @@ from publications.models import Publication
 from publications.views import json_ld
 from tags.models import Tag
 from talks.models import Talk
-from website.models import Course, Opening, Page, Post, Theme
+from website.models import Course, Opening, Page, Post, PostAuthor, Theme
 
 
 class PageView(DetailView):
@@ -164,7 +164,9 @@ class PostsFeed(Feed):
         return reverse("posts:list")
 
     def items(self):
-        return Post.objects.published().for_listing()[:30]
+        # the authors alone: a feed shows no tags or pictures
+        authors = Prefetch("authors", queryset=PostAuthor.objects.select_related("person"))
+        return Post.objects.published().prefetch_related(authors)[:30]
 
     def item_title(self, post):
         return post.title
