@@ -23,7 +23,7 @@ def test_a_lab_admin_posts_an_opening_listed_until_its_deadline(
     page.select_option("#id_kind", "intern")
     page.fill("#id_posted", "2026-03-01")
     page.fill("#id_deadline", "2026-04-30")
-    page.fill("#id_city", "Beijing")
+    page.fill("#id_city_en", "Beijing")
     page.fill("#id_country", "CN")
     page.fill("#id_description_en", "Three months on the **Transfer Engine**.")
     page.fill("#id_description_zh_hans", "在**传输引擎**上工作三个月。")

@@ -966,7 +966,7 @@ def test_al_folios_html_link_wins_over_the_templates_url(tmp_path):
 
     paper = Publication.objects.get(title="Paper A")
     assert paper.url == "https://papers.example.org/a"
-    assert paper.other_url == "https://data.example.org/a"
+    assert paper.dataset_url == "https://data.example.org/a"
 
 
 def test_two_author_folders_of_one_name_are_two_people(tmp_path):

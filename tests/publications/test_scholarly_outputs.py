@@ -165,7 +165,7 @@ def test_names_in_any_script_and_group_authors_go_out_as_their_consumers_read_th
 
     assert '<meta name="citation_author" content="马, 腾">' in html
     assert entry.key == "ma2025pooling"  # the surname kept, transliterated
-    assert entry["author"] == "马, 腾 and {ETH Zürich Systems Group}"
+    assert entry["author"] == "{马腾} and {ETH Zürich Systems Group}"  # family-first, whole
     assert [a["@type"] for a in data["author"]] == ["Person", "Organization"]
 
 
