@@ -305,7 +305,10 @@ def bibtex_entry(publication, authors, key):
     if publication.award:
         fields.append(("award_name", latex_escape(publication.award)))
     if is_web_url(publication.url):  # the PDF and the project page have fields of their own
-        fields.append(("url", _bibtex_verbatim(publication.url)))
+        # a paper read from al-folio whose `html` won over its template's `url` (kept among
+        # the source's fields, written below) goes back as `html`, as it came
+        displaced = "url" in (publication.source_fields or {})
+        fields.append(("html" if displaced else "url", _bibtex_verbatim(publication.url)))
     if is_web_url(publication.pdf_url):
         fields.append(("pdf", _bibtex_verbatim(publication.pdf_url)))
     for name, attribute in _ALFOLIO_LINKS:

@@ -58,7 +58,7 @@ def _form_pages(base, model_admin, obj):
     if obj is not None:
         pages.append(f"{base}{obj.pk}/change/")
         if hasattr(model_admin, "restore_view"):  # a revert page is the change form again
-            version = model_admin.model.history.filter(pk=obj.pk).latest("history_id")
+            version = model_admin.model.history.filter(id=obj.pk).latest("history_id")
             pages.append(f"{base}{obj.pk}/history/{version.history_id}/")
     return pages
 
