@@ -115,12 +115,7 @@ class TalkDetailView(DetailView):
     context_object_name = "talk"
 
     def get_queryset(self):
-        return (
-            Talk.objects.published()
-            .for_listing()
-            .select_related("featured_image")
-            .prefetch_related("tags")
-        )
+        return Talk.objects.published().for_listing()
 
 
 class AwardListView(_FilteredListView):

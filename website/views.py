@@ -4,7 +4,6 @@ themes: their list and a page each; the lab's courses: by year, and a page each.
 
 import datetime
 
-from django import forms
 from django.contrib.syndication.views import Feed
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404
@@ -15,7 +14,6 @@ from django.utils.html import escape, strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from django.views.generic import DetailView, ListView
 
 from core import queries
@@ -27,9 +25,8 @@ from publications import listing
 from publications.authors import merge_legends
 from publications.models import Publication
 from publications.views import json_ld
-from tags.models import Tag
 from talks.models import Talk
-from website.models import Course, Opening, Page, Post, PostAuthor, Theme
+from website.models import Course, Opening, Page, Post, Theme
 
 
 class PageView(DetailView):
@@ -52,26 +49,8 @@ class PageView(DetailView):
         return context
 
 
-class PostFilter(forms.Form):
-    """The posts list's filter: a tag its posts carry."""
-
-    tag = forms.ModelChoiceField(
-        label=_lazy("Tag"),
-        required=False,
-        queryset=Tag.objects.none(),
-        to_field_name="slug",
-        empty_label=_lazy("Any tag"),
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        shown = Post.objects.published().values("pk")
-        self.fields["tag"].queryset = Tag.objects.filter(posts__in=shown).distinct()
-
-
 class PostListView(ListView):
-    """The lab's published posts, newest first, each with its authors, summary, tags and
-    featured image; `?tag=` narrows them to a tag."""
+    """The lab's published posts, newest first, each with its authors and summary."""
 
     template_name = "website/post_list.html"
     context_object_name = "posts"
@@ -79,27 +58,10 @@ class PostListView(ListView):
 
     @staticmethod
     def canonical_query(params):  # what the page cache keys on
-        return queries.encode(queries.paginated(queries.form_pairs(PostFilter(params)), params))
+        return queries.encode(queries.paginated([], params))
 
     def get_queryset(self):
-        self.filter_form = PostFilter(self.request.GET)
-        posts = Post.objects.published().for_listing()
-        if self.filter_form.is_valid() and (tag := self.filter_form.cleaned_data["tag"]):
-            posts = posts.filter(tags=tag)
-        return posts
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        params = self.request.GET.copy()
-        params.pop("page", None)
-        context.update(
-            filter_form=self.filter_form,
-            is_filtered=bool(params),
-            query_string=params.urlencode(),
-            # the form only where there are tags to choose
-            show_filter=bool(self.filter_form.fields["tag"].queryset),
-        )
-        return context
+        return Post.objects.published().for_listing()
 
 
 class PostView(DetailView):
@@ -138,8 +100,6 @@ def _blog_posting(request, post):
     }
     if summary := post_summary(post):
         data["description"] = summary
-    if post.featured_image:
-        data["image"] = request.build_absolute_uri(post.featured_image.share_image.url)
     return data
 
 
@@ -173,13 +133,9 @@ class PostsFeed(Feed):
 
     def items(self):
         last_edit = Post.history.filter(id=OuterRef("pk")).order_by("-history_date")
-        # the confirmed authors alone: a feed shows no tags or pictures
-        authors = Prefetch(
-            "authors", queryset=PostAuthor.objects.confirmed().select_related("person")
-        )
         return (
             Post.objects.published()
-            .prefetch_related(authors)
+            .for_listing()
             .annotate(last_edit=Subquery(last_edit.values("history_date")[:1]))[:30]
         )
 
@@ -304,11 +260,7 @@ class ThemeListView(ListView):
     context_object_name = "themes"
 
     def get_queryset(self):
-        return (
-            Theme.objects.published()
-            .select_related("featured_image")
-            .prefetch_related(_published_members(), "tags")
-        )
+        return Theme.objects.published().prefetch_related(_published_members())
 
 
 class ThemeView(DetailView):
@@ -319,11 +271,7 @@ class ThemeView(DetailView):
     context_object_name = "theme"
 
     def get_queryset(self):
-        return (
-            Theme.objects.published()
-            .select_related("featured_image")
-            .prefetch_related(_published_members(), "tags")
-        )
+        return Theme.objects.published().prefetch_related(_published_members())
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -343,12 +291,7 @@ class CourseListView(ListView):
     context_object_name = "courses"
 
     def get_queryset(self):
-        return (
-            Course.objects.published()
-            .for_listing()
-            .select_related("featured_image")
-            .prefetch_related("tags")
-        )
+        return Course.objects.published().for_listing()
 
 
 class CourseView(DetailView):
@@ -369,9 +312,4 @@ class CourseView(DetailView):
             return redirect(moved, permanent=True)
 
     def get_queryset(self):
-        return (
-            Course.objects.published()
-            .for_listing()
-            .select_related("featured_image")
-            .prefetch_related("tags")
-        )
+        return Course.objects.published().for_listing()

@@ -13,9 +13,7 @@ from simple_history.models import HistoricalRecords
 from core.languages import first_written, require_one, translated
 from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.slugs import unique_slug
-from media.fields import FeaturedImageField
 from people.models import Person
-from tags.models import TagsField
 
 
 class PostQuerySet(models.QuerySet):
@@ -35,12 +33,9 @@ class PostQuerySet(models.QuerySet):
 
     def for_listing(self):
         """Each post's confirmed authors (`post.authors.all()`, what a visitor is shown)
-        with their people, its featured image and tags: two queries more, however many
-        posts."""
+        with their people: one query more, however many posts."""
         authors = PostAuthor.objects.confirmed().select_related("person")
-        return self.select_related("featured_image").prefetch_related(
-            models.Prefetch("authors", queryset=authors), "tags"
-        )
+        return self.prefetch_related(models.Prefetch("authors", queryset=authors))
 
 
 class Post(models.Model):
@@ -71,8 +66,6 @@ class Post(models.Model):
             help_text=MARKDOWN_HELP,
         )
     )
-    featured_image = FeaturedImageField(related_name="featured_posts")
-    tags = TagsField(related_name="posts")
     is_published = models.BooleanField(
         "published",
         default=False,
