@@ -629,6 +629,11 @@ def _migrate_to(
     """Migrate the database to the archive's schema along `plan` and return that schema's
     models: the content types and permissions its models had are made, as that release's
     `migrate` made them (its groups name them)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            # the rows deleted before (--replace) leave deferred foreign-key checks pending,
+            # and PostgreSQL alters no table while any are: they are checked now
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     try:
         executor.migrate(targets, plan=plan)
     except InvalidMigrationPlan as error:

@@ -66,6 +66,8 @@ MIDDLEWARE = [
     # The page's language: from its URL on public pages, the editor's choice in the admin.
     "labsite.i18n.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A NUL byte in an address or a form is refused: PostgreSQL's text holds none.
+    "labsite.nul_bytes.RefuseNulBytesMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -159,7 +159,10 @@ def test_filter_forms_give_way_to_a_note_and_plain_filter_links_work(demo, tmp_p
 
 def test_a_rerun_rewrites_only_what_an_edit_changed_and_drops_what_is_gone(demo, tmp_path):
     first = export_static(tmp_path)
-    assert export_static(tmp_path, force=True).written == []
+    # the pages; Pagefind's index (pagefind/) is its own to write, and its entry file may
+    # name its parts in another order
+    rewritten = export_static(tmp_path, force=True).written
+    assert [name for name in rewritten if not name.startswith("pagefind/")] == []
 
     Person.objects.filter(slug="feng-ren").update(title_en="Professor of Systems")
     gone = Publication.objects.get(slug="us-patent-10613992")
