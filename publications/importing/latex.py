@@ -37,7 +37,7 @@ class LatexDecoder:
     def __init__(self, budget: int | None = None) -> None:
         self.budget = MAX_LATEX_CHARS if budget is None else budget
         self.cache: dict[str, str] = {}
-        self.names: dict[str, tuple[str, str]] = {}  # a name as written → (given, family)
+        self.names: dict[str, tuple[str, str, str]] = {}  # as written → (given, family, suffix)
 
     def decode(self, value: str) -> str:
         """The text of `value`; ValueError when its LaTeX cannot be read."""

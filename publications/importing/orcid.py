@@ -104,7 +104,7 @@ def fill_from_summary(record: Record, summary: Fields, ids: dict[str, str], pers
         record.status = Publication.Status.PREPRINT
         record.venue_name = record.venue_name or ("arXiv" if record.arxiv_id else "")
     date = summary.obj("publication-date")
-    parts = []
+    parts: list[int] = []
     for key in ("year", "month"):
         text = Fields(Fields(date, record).obj(key), record, f"{key}: ").text("value")
         if not text.isdigit() or (parts and int(text) == 0):
