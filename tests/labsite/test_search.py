@@ -287,7 +287,8 @@ def test_hostile_queries_answer_within_bounds(db, client, django_assert_max_num_
         page = rng.choice(["1", "2", "99999999999999999999", "-1", "abc", ""])
         with django_assert_max_num_queries(12):
             response = client.get("/search/", {"q": query, "page": page})
-        assert response.status_code in (200, 301), (i, query, response.status_code)
+        # a NUL byte is refused (400) before any view: PostgreSQL's text holds none
+        assert response.status_code in (200, 301, 400), (i, query, response.status_code)
         if response.status_code == 200:
             assert "<script>alert" not in response.content.decode()
 
