@@ -138,7 +138,7 @@ def _post(row):
         _in_languages(row, "title"),
         [
             (_all(_in_languages(row, "title")), TITLE),
-            (_people_of(row.authors.select_related("person")), NAME),
+            (_people_of(row.authors.all()), NAME),
             (_all(_in_languages(row, "summary")), DETAIL),
             (_plain(_all(_in_languages(row, "body"))), BODY),
         ],
@@ -171,7 +171,7 @@ def _written(kind, body="body", detail="summary", dated=None):
 
 
 def _talk(row):
-    speakers = _people_of(row.speakers.select_related("person"))
+    speakers = _people_of(row.speakers.all())
     where = " ".join(filter(None, [row.event, row.host, row.city, row.country]))
     return Document(
         "talk",
@@ -190,7 +190,7 @@ def _talk(row):
 
 
 def _award(row):
-    recipients = _people_of(row.recipients.select_related("person"))
+    recipients = _people_of(row.recipients.all())
     return Document(
         "award",
         row,
@@ -220,7 +220,7 @@ def _news(row):
 
 
 def _course(row):
-    teachers = _people_of(row.teachers.select_related("person"))
+    teachers = _people_of(row.teachers.all())
     return Document(
         "course",
         row,
@@ -245,17 +245,22 @@ DOCUMENTS = {
     Person: (lambda: Person.objects.published(), _person),
     Publication: (
         lambda: (
-            Publication.objects.published().select_related("venue").prefetch_related("authorships")
+            Publication.objects.published()
+            .select_related("venue")
+            .prefetch_related("authorships__person")
         ),
         _publication,
     ),
-    Post: (lambda: Post.objects.filter(is_published=True), _post),  # dated ones: shown_from
+    Post: (
+        lambda: Post.objects.filter(is_published=True).prefetch_related("authors__person"),
+        _post,
+    ),  # dated ones: shown_from
     Page: (lambda: Page.objects.published(), _written("page", detail="")),
     Theme: (lambda: Theme.objects.published(), _written("theme")),
     Opening: (lambda: Opening.objects.published(), _written("opening", "description", "")),
-    Course: (lambda: Course.objects.published(), _course),
-    Talk: (lambda: Talk.objects.published(), _talk),
-    Award: (lambda: Award.objects.published(), _award),
+    Course: (lambda: Course.objects.published().prefetch_related("teachers__person"), _course),
+    Talk: (lambda: Talk.objects.published().prefetch_related("speakers__person"), _talk),
+    Award: (lambda: Award.objects.published().prefetch_related("recipients__person"), _award),
     NewsItem: (lambda: NewsItem.objects.published().select_related("person"), _news),
 }
 KIND_LABELS = {
