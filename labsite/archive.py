@@ -778,6 +778,10 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
             if through is not None and through._meta.auto_created:
                 through._default_manager.all()._raw_delete(connection.alias)
         model._default_manager.all()._raw_delete(connection.alias)
+        # A raw delete sends no signal: what follows the model's rows (the search index,
+        # whose documents of a model the archive has no rows of would outlive them) is told
+        # here, as a change to every row of it.
+        changes.changed(current, using=connection.alias)
     if accounts:
         LogEntry.objects.all().delete()
         User.objects.all().delete()

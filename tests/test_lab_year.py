@@ -36,7 +36,10 @@ The invariants:
 - every row of the archive comes back (a dump of the restored lab equals the backup's);
 - an operation that is refused changes nothing: schema (applied migrations, tables and
   columns) and data compared;
-- no page built before a save is served after it.
+- no page built before a save is served after it;
+- the search finds what the pages show: after every step the index is exactly what a
+  rebuild from the lab's rows makes (nothing removed is found, nothing added is missing),
+  and a visitor finds the step's new and changed rows by their words.
 
 Run with `-s` to print the number of facts checked at each step."""
 
@@ -61,7 +64,8 @@ from core.partial_dates import PartialDate
 from harvest import review
 from harvest.models import Candidate, HarvestRun
 from lab.models import LabSettings
-from labsite import archive
+from labsite import archive, search
+from labsite.models import SearchDocument, SearchTerm
 from people.models import Person
 from publications import importing
 from publications.importing.citations import refresh_counts
@@ -139,10 +143,30 @@ class Year:
             moved = overwritten
         unexplained = sorted(moved ^ set(changed), key=str)[:10]
         assert moved == set(changed), f"{name}: facts changed that nobody changed: {unexplained}"
+        kept = search_index()
+        search.rebuild()
+        assert search_index() == kept, f"{name}: the search index is not what the lab holds"
         added = {key[0] for key in now.keys() - self.known.keys()}
         assert added <= set(new), f"{name}: rows appeared that nobody added: {added - set(new)}"
         self.ledger.append((name, len(self.known), len(now) - len(self.known)))
         self.known = now
+
+
+def search_index():
+    """The index as rows: each document with its terms and their weights."""
+    terms = {}
+    for key, term, weight in SearchTerm.objects.values_list("document__key", "term", "weight"):
+        terms.setdefault(key, set()).add((term, weight))
+    fields = ("key", "kind", "titles", "texts", "urls", "date", "shown_from", "boost")
+    return {
+        row["key"]: (row, frozenset(terms.get(row["key"], ())))
+        for row in SearchDocument.objects.values(*fields)
+    }
+
+
+def searched(query):
+    """The addresses the search's first page gives for `query`."""
+    return [result.url for result in search.find(query).results]
 
 
 def served(client, path):
@@ -240,6 +264,7 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     assert "A title the member corrected" in served(visitor, paper.get_absolute_url())
     assert "A title the member corrected" in served(visitor, "/publications/")
     assert "how research data is shared" in served(visitor, piwowar.get_absolute_url())
+    assert searched("title the member corrected")[0] == paper.get_absolute_url()
     year.step(
         "a member edits a paper and a profile",
         changed={("Publication", paper.pk, "title"), ("Person", piwowar.pk, "bio_en")},
@@ -259,6 +284,11 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     assert "Research data sharing" in served(visitor, "/themes/")
     assert "PhD student: open data" in served(visitor, "/openings/")
     assert "What we learned this spring" in served(visitor, piwowar.get_absolute_url())
+    assert searched("research data sharing")[0] == theme.get_absolute_url()
+    opening = Opening.objects.get(title_en="PhD student: open data")
+    assert searched("PhD open data")[0] == opening.get_absolute_url()
+    spring = Post.objects.get(title_en="What we learned this spring")
+    assert searched("learned this spring")[0] == spring.get_absolute_url()
     year.step(
         "the lab writes a page, a research theme, an opening and a post",
         new={"Page", "MenuItem", "Theme", "Opening", "Post", "PostAuthor"},
@@ -266,7 +296,6 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
 
     # 3c. the opening is filled early and closed today: off the list today, its page says
     # so, its posting date and deadline as they were
-    opening = Opening.objects.get(title_en="PhD student: open data")
     opening.closed_on = timezone.localdate()
     opening.full_clean()
     opening.save()
@@ -448,6 +477,8 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     assert _dump() == at_backup
     assert facts() == facts_at_backup
     assert "A title the member corrected" in served(visitor, paper.get_absolute_url())
+    assert searched("title changed after the backup") == []
+    assert searched("title the member corrected")[0] == paper.get_absolute_url()
     year.step("a backup, more work, the backup restored")
 
     # 11. a rollback the Chinese texts refuse changes nothing

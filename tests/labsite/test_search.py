@@ -2,6 +2,7 @@
 demo lab and a generated lab; a save searchable once it is shown; hostile queries bounded."""
 
 import datetime
+import io
 import random
 import re
 
@@ -9,7 +10,7 @@ import pytest
 from django.test import override_settings
 from django.utils import translation
 
-from labsite import search
+from labsite import archive, search
 from people.models import Person
 from publications.models import Authorship, Publication
 from tests import factories
@@ -151,6 +152,23 @@ def test_a_post_dated_ahead_is_found_from_its_day(db, django_capture_on_commit_c
         factories.PostFactory(title="Heliotrope", is_published=True, date=tomorrow)
     assert search.find("heliotrope").total == 0
     assert search.find("heliotrope", today=tomorrow).total == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_restored_backup_leaves_nothing_found_that_it_does_not_hold():
+    """A restore with --replace deletes the lab's rows without a signal: the award added
+    after the backup, of a kind the backup has no rows of, must not stay findable (a link
+    to a page that is gone)."""
+    factories.PostFactory(title="Quasicrystal lattices", is_published=True)
+    backup = io.BytesIO()
+    archive.export_lab(backup)
+    factories.RecipientFactory(award__name="Golden heliotrope award")
+    assert _titles("heliotrope") == ["Golden heliotrope award"]
+
+    archive.import_lab(io.BytesIO(backup.getvalue()), replace=True)
+
+    assert _titles("heliotrope") == []
+    assert _titles("quasicrystal") == ["Quasicrystal lattices"]
 
 
 def test_a_renamed_member_is_found_by_the_new_name_in_their_papers(
