@@ -35,17 +35,24 @@ _PLAIN = {
 }
 _PLAIN_TYPES = {str, int, bool, type(None)}
 
-# Sent (sender: the model) after rows are inserted here, as bulk writes send no post_save:
-# whoever caches what the rows show listens (the site's page cache).
+# Sent (sender: the model; rows: the objects, when their ids are known) after rows are
+# inserted here, as bulk writes send no post_save: whoever caches what the rows show listens
+# (the site's page cache, the search index).
 rows_inserted = Signal()
 
 
 def insert_rows(
-    model: type[Model], objs: Sequence[Model], batch_size: int = 2000, *, raw: bool = False
+    model: type[Model],
+    objs: Sequence[Model],
+    batch_size: int = 2000,
+    *,
+    raw: bool = False,
+    tell: bool = True,
 ) -> None:
     """INSERT `objs` (unsaved instances of `model`, with no id set) in batches. `raw` rows
     are written exactly as they are, ids and timestamps included (a restore): the caller
-    then resets the table's id sequence. No rows: nothing is written, and nothing told."""
+    then resets the table's id sequence. No rows: nothing is written, and nothing told.
+    Without `tell`, the caller sends `rows_inserted` itself (once it knows the ids)."""
     if not objs:
         return
     fields = [f for f in model._meta.concrete_fields if raw or not f.primary_key]
@@ -60,7 +67,8 @@ def insert_rows(
         else:  # auto_now, files and the like
             columns.append([field.pre_save(obj, True) for obj in objs])
     _execute(model, fields, columns, batch_size)
-    rows_inserted.send(sender=model)
+    if tell:
+        rows_inserted.send(sender=model)
 
 
 def _execute(
@@ -93,8 +101,8 @@ def insert_with_history(
 ) -> None:
     """INSERT `objs` and a "+" history record for each: the rows first, then their ids read
     back by `key` (field names whose values are unique among them, e.g. ("slug",)), then
-    the records. Sets each object's pk."""
-    insert_rows(model, objs)
+    the records. Sets each object's pk, and tells `rows_inserted` which rows came."""
+    insert_rows(model, objs, tell=False)
     by_key = {tuple(getattr(o, f) for f in key): o for o in objs}
     first = key[0]
     values = sorted({getattr(o, first) for o in objs})
@@ -106,6 +114,7 @@ def insert_with_history(
                 obj.pk = pk
                 obj._state.adding = False
     _insert_history(model, objs, user)
+    rows_inserted.send(sender=model, rows=objs)
 
 
 def _insert_history(model: type[Model], objs: Sequence[Model], user: Any) -> None:

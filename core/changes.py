@@ -19,10 +19,12 @@ is read once per database, again after each migrate (post_migrate), and after a 
 moves the schema without the command (`schema_moved`).
 
 What follows one row rather than a whole model (the search index) is declared as
-`on_row_change`: a function of (model, row, using), row None for a bulk insert."""
+`on_row_change`: a function of (model, row, using), called for each row of a bulk insert
+whose ids are known, and with row None for one whose are not (every row of the model)."""
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 from django.apps import apps as global_apps
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -90,9 +92,11 @@ def changed(sender: type[Model], using: str = DEFAULT_DB_ALIAS, **kwargs: object
         if _has_its_tables(follower, using):
             follower(sender, using)
     row = kwargs.get("instance")
+    rows: Any = kwargs.get("rows") or [row if isinstance(row, Model) else None]
     for follower in followers("on_row_change"):
         if _has_its_tables(follower, using):
-            follower(sender, row if isinstance(row, Model) else None, using)
+            for each in rows:
+                follower(sender, each, using)
 
 
 @functools.cache

@@ -21,10 +21,22 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.db.migrations.executor import MigrationExecutor
-from django.db.models import Case, ExpressionWrapper, F, FloatField, IntegerField, Max, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    IntegerField,
+    Max,
+    Value,
+    When,
+    Window,
+)
 from django.urls import get_script_prefix, reverse, set_script_prefix
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django_tasks import task
 from translated_fields import to_attribute
 
 from core import search_text
@@ -40,6 +52,10 @@ PER_PAGE = 20
 MAX_PAGE = 25  # past 500 results, a visitor refines the query
 TITLE, NAME, DETAIL, BODY = 10, 5, 2, 1  # the weights of the fields a term is in
 MAX_TYPOS = 20  # vocabulary terms one query word may stand for
+# A change of at most this many documents is indexed as it commits (an admin's save is
+# searchable when its page is); a larger one (an import, a harvest, a restore) by the task
+# worker, so that no request waits on thousands of documents.
+INLINE_DOCUMENTS = 50
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 
 
@@ -325,10 +341,30 @@ def row_changed(model, row, using):
 
 def flush():
     """Rebuilds the documents of the rows changed since the last flush (each change queues
-    a flush; the first after a commit does the work, the others find nothing)."""
-    while _pending:
-        model, pks = _pending.popitem()
-        index(model, None if None in pks else pks)
+    a flush; the first after a commit does the work, the others find nothing): at once when
+    they are few, else by the task worker."""
+    if not _pending:
+        return
+    changed = {model: None if None in pks else sorted(pks) for model, pks in _pending.items()}
+    _pending.clear()
+    if any(pks is None for pks in changed.values()) or (
+        sum(len(pks) for pks in changed.values() if pks) > INLINE_DOCUMENTS
+    ):
+        index_later.enqueue({model._meta.label: pks for model, pks in changed.items()})
+        return
+    for model, pks in changed.items():
+        index(model, pks)
+
+
+@task()
+def index_later(changed: dict[str, list[int] | None]) -> int:
+    """The task worker's part: the documents of the rows `changed` names ({"app.Model": ids,
+    or None for every row}), rebuilt. Returns how many rows were read."""
+    models_by_label = {model._meta.label: model for model in DOCUMENTS}
+    for label, pks in changed.items():
+        if label in models_by_label:
+            index(models_by_label[label], pks)
+    return sum(len(pks) for pks in changed.values() if pks)
 
 
 def index(model, pks=None):
@@ -515,7 +551,8 @@ def _matching(query, today=None):
 def find(text, page=1, today=None):
     """The page `page` of the results for `text`: documents with a term of every group,
     ranked by the sum of each group's best field weight, times the document's boost; then
-    newest first. Three queries (five with a typo): the count, the page's ranks, its rows."""
+    newest first. Two queries (four with a typo): the page's ranks with the count, its
+    rows."""
     query = search_text.parse(text)
     page = max(1, min(page, MAX_PAGE))
     if not query:
@@ -524,7 +561,6 @@ def find(text, page=1, today=None):
     today = today or datetime.date.today()
     matches = _matching(query, today)
     groups = [f"g{i}" for i in range(len(query.groups))]
-    total = matches.count()
     score = ExpressionWrapper(
         sum((F(name) for name in groups), Value(0)) * F("document__boost"),
         output_field=FloatField(),
@@ -533,7 +569,11 @@ def find(text, page=1, today=None):
     ranked = matches.annotate(score=score).order_by(
         "-score", F("document__date").desc(nulls_last=True), "document"
     )
-    ids = [row["document"] for row in ranked[start : start + PER_PAGE]]
+    # The count comes with the page (a window over the matched documents): one pass over
+    # the terms, not two. A page past the last counts apart.
+    shown = list(ranked.annotate(total=Window(Count("*")))[start : start + PER_PAGE])
+    ids = [row["document"] for row in shown]
+    total = shown[0]["total"] if shown else (matches.count() if start else 0)
     documents = SearchDocument.objects.in_bulk(ids)
     language = translation.get_language() or LANGUAGES[0]
     marked_terms = query.terms
