@@ -3,18 +3,24 @@
 The HTML page and the PDF are one template (`people/_cv_body.html`): the PDF is that page
 typeset by WeasyPrint, so both always say the same. Options, as query parameters: only the
 selected papers (`selected=1`), papers since a year (`since=2020`), citation counts
-(`citations=1`), authors shortened as on the profile (`authors=short`)."""
+(`citations=1`), authors shortened as on the profile (`authors=short`).
+
+The years `since` takes are the years the member's papers are dated in (the page offers
+those): any other year lists the same papers as the first of them after it, and is sent
+there (301), so a visitor varying the year makes no new PDF."""
 
 import contextlib
 import functools
 import hashlib
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
+from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlencode
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
@@ -22,7 +28,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.handlers.wsgi import WSGIRequest
 from django.db.models import Max
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, resolve, reverse, set_script_prefix
@@ -37,6 +43,7 @@ from django_tasks_db.models import DBTaskResult
 
 from lab.models import LabSettings
 from labsite.context_processors import STATIC_EXPORT_KEY
+from labsite.page_cache import content_version
 from labsite.pages.people import (
     Section,
     courses_taught,
@@ -78,6 +85,33 @@ class Options:
         pairs += [("authors", "short")] if self.short_authors else []
         return urlencode(pairs)
 
+    def canonical(self, years):
+        """These options as the site links them for a member whose papers are dated in
+        `years`: `since` moved on to the first of those years from it (the same papers
+        listed), or back to the last when none is (the nearest), or dropped when the member
+        has no dated paper."""
+        if self.since is None:
+            return self
+        later = [year for year in years if year >= self.since]
+        since = min(later) if later else max(years, default=None)
+        return replace(self, since=since)
+
+
+def paper_years(person):
+    """The years `person`'s published papers are dated in, newest first (one query): the
+    years a CV's `since` takes."""
+    dates = Publication.objects.published().for_person(person).values_list("date", flat=True)
+    return sorted({date.year for date in dates if date}, reverse=True)
+
+
+def _elsewhere(request, options):
+    """A 301 to the canonical address of `options` when the request asked for it in
+    other words or values, else None."""
+    query = options.query
+    if query == request.META.get("QUERY_STRING", ""):
+        return None
+    return HttpResponsePermanentRedirect(request.path + (f"?{query}" if query else ""))
+
 
 class CVView(DetailView):
     template_name = "people/cv.html"
@@ -90,16 +124,27 @@ class CVView(DetailView):
     def get_queryset(self):
         return profile_people()
 
+    def get(self, request, *args, **kwargs):
+        self.object = self.get_object()
+        self.years = paper_years(self.object)
+        options = Options.read(request.GET).canonical(self.years)
+        if elsewhere := _elsewhere(request, options):
+            return elsewhere
+        return self.render_to_response(self.get_context_data(object=self.object))
+
     def get_context_data(self, **kwargs):
-        return {**super().get_context_data(**kwargs), **cv_context(self.object, self.request.GET)}
+        context = cv_context(self.object, self.request.GET)
+        return {**super().get_context_data(**kwargs), **context, "since_years": self.years}
 
 
 def cv_pdf(request, slug):
     """The CV as a PDF (real text, the person as its author, numbered pages), as the task
     worker laid it out and stored it: no request lays out a PDF (seconds to a minute, and
-    most of a gigabyte, for a long publication list). Before the worker has made the PDF
-    of what the CV now says, the request queues it and is answered at once: 503, with
-    Retry-After and a link to the CV's page."""
+    most of a gigabyte, for a long publication list). Only the PDFs the CV's page links are
+    made: options it does not offer are sent to the nearest it does (301). Before the
+    worker has made the PDF of what the CV now says, the request queues it and is answered
+    at once, without laying out or rendering the CV: 503, with Retry-After, a link to the
+    CV's page and the PDF made before."""
     try:
         import weasyprint  # noqa: F401 (loads Pango: only the PDF needs it)
     except OSError:  # the system's Pango is missing (README: Install and start)
@@ -108,6 +153,9 @@ def cv_pdf(request, slug):
         return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
 
     person = get_object_or_404(profile_people(), slug=slug)
+    options = Options.read(request.GET).canonical(paper_years(person))
+    if elsewhere := _elsewhere(request, options):
+        return elsewhere
     name = _pdf_name(person, request)
     if not default_storage.exists(name):
         if STATIC_EXPORT_KEY in request.META:  # the operator's static copy waits for it
@@ -145,12 +193,46 @@ def _pdf_page(person, request):
 
 
 def _pdf_name(person, request):
-    """Where the PDF of what `_pdf_page` says is stored: named by a digest of that page,
-    so a change to anything the CV shows (and only that) names a PDF not yet made."""
-    page = _pdf_page(person, request) + request.build_absolute_uri("/")
+    """Where the PDF of what `_pdf_page` says is stored, named without laying out the CV
+    (one query): by its language and options, and by a digest of all it is made from
+    besides them: the content version (which any change to the lab's content moves), this
+    release's code, templates and translations, and the address its links name. So a
+    change to anything the CV may show names a PDF not yet made."""
     options = Options.read(request.GET).query or "all"
-    digest = hashlib.blake2b(page.encode(), digest_size=16).hexdigest()
+    made_from = "|".join(
+        [
+            str(content_version()),
+            _release_stamp(),
+            request.build_absolute_uri("/"),
+            get_script_prefix(),
+            options,
+        ]
+    )
+    digest = hashlib.blake2b(made_from.encode(), digest_size=16).hexdigest()
     return f"{PDF_FOLDER}/{person.slug}/{_variant(request, options)}-{digest}.pdf"
+
+
+@functools.cache
+def _release_stamp():
+    """A digest of the project's own code, templates, translations and stylesheet, read
+    once per process (a release restarts the processes): a release that changes how a CV
+    reads names PDFs not yet made, as a content change does."""
+    digest = hashlib.blake2b(digest_size=16)
+    root = Path(settings.BASE_DIR)
+    folders = [Path(config.path) for config in apps.get_app_configs()]
+    folders = [folder for folder in folders if folder.parent == root]  # not installed ones
+    folders += [Path(folder) for folder in settings.TEMPLATES[0]["DIRS"]]
+    folders += [Path(folder) for folder in settings.LOCALE_PATHS]
+    files = {
+        path
+        for folder in folders
+        for path in folder.rglob("*")
+        if path.suffix in {".py", ".html", ".mo"} and path.is_file()
+    }
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    digest.update(_stylesheet().encode())
+    return digest.hexdigest()
 
 
 def _variant(request, options):
@@ -258,7 +340,8 @@ def _build_pdf(slug, request):
     person = profile_people().filter(slug=slug).first()
     if person is None:
         return ""
-    name = _pdf_name(person, request)
+    LabSettings.load()  # made on its first read, which moves the content version: first
+    name = _pdf_name(person, request)  # then: a change during the layout names a newer PDF
     if not default_storage.exists(name):
         page = _pdf_page(person, request)
         # PDF/UA-1: a tagged PDF, its structure read by screen readers (pdfinfo: "Tagged: yes")
