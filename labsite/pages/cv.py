@@ -39,6 +39,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView
 from django_tasks import task
+from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from lab.models import LabSettings
@@ -159,10 +160,10 @@ def cv_pdf(request, slug):
     name = _pdf_name(person, request)
     if not default_storage.exists(name):
         if STATIC_EXPORT_KEY in request.META:  # the operator's static copy waits for it
-            build_pdf.call(**_build_arguments(person, request))
+            name = build_pdf.call(**_build_arguments(person, request)) or name
         else:
-            _queue_pdf(person, request, name)
-        if not default_storage.exists(name):  # unless the queue ran it in place
+            name = _queue_pdf(person, request, name)
+        if not default_storage.exists(name):  # unless it was made in place
             return _pdf_pending(person, request, name)
     with default_storage.open(name) as file:
         pdf = file.read()
@@ -242,7 +243,9 @@ def _variant(request, options):
 
 
 def _queue_pdf(person, request, name):
-    """Queue the PDF `name` for the worker, once (while the cache answers). A PDF with
+    """Queue the PDF `name` for the worker, once (while the cache answers), and return
+    where it is stored: `name`, or where a queue that runs tasks in place stored it (the
+    lab's settings, made on their first read, move the content version). A PDF with
     options is queued only while fewer than PDF_QUEUE_LIMIT PDFs wait (no visitor decides
     how much work waits); a member's default PDF always, ahead of the others. The "queued"
     mark is set only once the task is queued: set before the limit was checked, it kept a
@@ -250,21 +253,24 @@ def _queue_pdf(person, request, name):
     default = not Options.read(request.GET).query
     try:
         if cache.get(_QUEUED + name):
-            return
+            return name
     except Exception:  # the cache does not answer: the limit below still holds
         logger.warning("The cache does not answer: a CV's PDF is queued unchecked")
     if not default:
         waiting = DBTaskResult.objects.ready().filter(task_path=build_pdf.module_path).count()
         if waiting >= PDF_QUEUE_LIMIT:
             logger.warning("%s CV PDFs already wait for the worker: %s not queued", waiting, name)
-            return
+            return name
     try:
         if not cache.add(_QUEUED + name, True, 600):
-            return  # another request queued it meanwhile
+            return name  # another request queued it meanwhile
     except Exception:
         pass
     queued = build_pdf.using(priority=PDF_DEFAULT_PRIORITY) if default else build_pdf
-    queued.enqueue(**_build_arguments(person, request))
+    result = queued.enqueue(**_build_arguments(person, request))
+    if getattr(result, "status", None) == TaskResultStatus.SUCCESSFUL:
+        return result.return_value or name  # run in place (TASKS_BACKEND "immediate")
+    return name
 
 
 def _build_arguments(person, request):
