@@ -146,14 +146,15 @@ def cv_pdf(request, slug):
     worker has made the PDF of what the CV now says, the request queues it and is answered
     at once, without laying out or rendering the CV: 503, with Retry-After, a link to the
     CV's page and the PDF made before."""
+    person = get_object_or_404(profile_people(), slug=slug)
     try:
         import weasyprint  # noqa: F401 (loads Pango: only the PDF needs it)
     except OSError:  # the system's Pango is missing (README: Install and start)
         logger.error("A CV's PDF needs Pango and fonts: apt-get install libpango-1.0-0 …")
-        message = gettext("The PDF cannot be made on this server; the CV's page has it all.")
-        return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
-
-    person = get_object_or_404(profile_people(), slug=slug)
+        text = gettext("The PDF cannot be made on this server; the CV's page has it all.")
+        url = _cv_page_url(person, request)
+        message = format_html('{} <a href="{}">{}</a>', text, url, url)
+        return _without_pdf(person, message)
     options = Options.read(request.GET).canonical(paper_years(person))
     if elsewhere := _elsewhere(request, options):
         return elsewhere
@@ -221,7 +222,11 @@ def _release_stamp():
     digest = hashlib.blake2b(digest_size=16)
     root = Path(settings.BASE_DIR)
     folders = [Path(config.path) for config in apps.get_app_configs()]
-    folders = [folder for folder in folders if folder.parent == root]  # not installed ones
+    folders = [  # the project's own apps, not installed ones
+        folder
+        for folder in folders
+        if folder.parent == root and not {"site-packages", "dist-packages"} & set(folder.parts)
+    ]
     folders += [Path(folder) for folder in settings.TEMPLATES[0]["DIRS"]]
     folders += [Path(folder) for folder in settings.LOCALE_PATHS]
     files = {
@@ -288,7 +293,7 @@ def _pdf_pending(person, request, name):
     """503 with Retry-After, as a page a person reads: the PDF is being made, the CV's page
     has it all now, and the PDF made before (of the same options and language) while it is
     still stored."""
-    url = request.build_absolute_uri(reverse("people:cv", args=[person.slug]))
+    url = _cv_page_url(person, request)
     text = gettext(
         "This CV's PDF is being made; ask again in a few seconds. The CV's page has it all "
         "now: %(url)s"
@@ -300,17 +305,29 @@ def _pdf_pending(person, request, name):
     with contextlib.suppress(OSError):
         older = [n for n in default_storage.listdir(folder)[1] if n.startswith(variant)]
         previous = f"{folder}/{older[0]}" if older else None
+    message = format_html('{}<a href="{}">{}</a>{}', before, url, url, after)
+    response = _without_pdf(person, message, previous)
+    response["Retry-After"] = str(PDF_RETRY_AFTER)
+    return response
+
+
+def _cv_page_url(person, request):
+    """The CV's page with the options the PDF was asked with: what the PDF would say."""
+    query = Options.read(request.GET).query
+    url = reverse("people:cv", args=[person.slug]) + (f"?{query}" if query else "")
+    return request.build_absolute_uri(url)
+
+
+def _without_pdf(person, message, previous=None):
+    """503 as a page a person reads, in their language: `message`, and the PDF stored at
+    `previous`. Reads nothing more (no context processors)."""
     context = {
         "person_name": person.name,
-        "message": format_html('{}<a href="{}">{}</a>{}', before, url, url, after),
+        "message": message,
         "previous": default_storage.url(previous) if previous else None,
         "previous_made": _modified(previous) if previous else None,
     }
-    return HttpResponse(
-        render_to_string("people/cv_pdf_pending.html", context),  # no context processors
-        status=503,
-        headers={"Retry-After": str(PDF_RETRY_AFTER)},
-    )
+    return HttpResponse(render_to_string("people/cv_pdf_pending.html", context), status=503)
 
 
 def _modified(name):

@@ -212,7 +212,10 @@ def test_the_cv_page_offers_the_members_years_and_links_pdfs_that_are_made(clien
     assert '<option value="2021" selected>' in page
     link = "/people/teng-ma/cv.pdf?since=2021&amp;citations=1"
     assert f'href="{link}"' in page
-    assert client.get(link.replace("&amp;", "&")).status_code == 503 and len(queued) == 1
+    waiting = client.get(link.replace("&amp;", "&"))
+    assert waiting.status_code == 503 and len(queued) == 1
+    cv_page = "http://testserver/people/teng-ma/cv/?since=2021&amp;citations=1"
+    assert f'<a href="{cv_page}">' in waiting.content.decode()  # what the PDF will say
 
 
 def test_while_the_pdf_of_a_change_is_made_the_page_links_the_one_made_before(
