@@ -5,6 +5,7 @@ variant was kept (about 300 KB each, 144,000 possible per member), and each 503 
 the whole CV to name its PDF."""
 
 import re
+from urllib.parse import parse_qs
 
 import pytest
 from django.core.cache import cache
@@ -106,6 +107,9 @@ def test_a_hundred_pdf_requests_keep_a_few_variants_and_the_members_pdf_goes_fir
         "en",
         "zh-hans",
     ]
+
+    years = {parse_qs(_asked(r, "query")).get("since", ["-"])[0] for r in queued}
+    assert years <= {"-", *map(str, YEARS)}  # only years the CV page offers are made
 
     call_command("task_worker", batch=True, startup_delay=False, verbosity=0)
 
