@@ -3,18 +3,24 @@
 The HTML page and the PDF are one template (`people/_cv_body.html`): the PDF is that page
 typeset by WeasyPrint, so both always say the same. Options, as query parameters: only the
 selected papers (`selected=1`), papers since a year (`since=2020`), citation counts
-(`citations=1`), authors shortened as on the profile (`authors=short`)."""
+(`citations=1`), authors shortened as on the profile (`authors=short`).
+
+The years `since` takes are the years the member's papers are dated in (the page offers
+those): any other year lists the same papers as the first of them after it, and is sent
+there (301), so a visitor varying the year makes no new PDF."""
 
 import contextlib
 import functools
 import hashlib
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
+from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlencode
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
@@ -22,7 +28,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.handlers.wsgi import WSGIRequest
 from django.db.models import Max
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, resolve, reverse, set_script_prefix
@@ -33,10 +39,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView
 from django_tasks import task
+from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from lab.models import LabSettings
 from labsite.context_processors import STATIC_EXPORT_KEY
+from labsite.page_cache import content_version
 from labsite.pages.people import (
     Section,
     courses_taught,
@@ -78,6 +86,33 @@ class Options:
         pairs += [("authors", "short")] if self.short_authors else []
         return urlencode(pairs)
 
+    def canonical(self, years):
+        """These options as the site links them for a member whose papers are dated in
+        `years`: `since` moved on to the first of those years from it (the same papers
+        listed), or back to the last when none is (the nearest), or dropped when the member
+        has no dated paper."""
+        if self.since is None:
+            return self
+        later = [year for year in years if year >= self.since]
+        since = min(later) if later else max(years, default=None)
+        return replace(self, since=since)
+
+
+def paper_years(person):
+    """The years `person`'s published papers are dated in, newest first (one query): the
+    years a CV's `since` takes."""
+    dates = Publication.objects.published().for_person(person).values_list("date", flat=True)
+    return sorted({date.year for date in dates if date}, reverse=True)
+
+
+def _elsewhere(request, options):
+    """A 301 to the canonical address of `options` when the request asked for it in
+    other words or values, else None."""
+    query = options.query
+    if query == request.META.get("QUERY_STRING", ""):
+        return None
+    return HttpResponsePermanentRedirect(request.path + (f"?{query}" if query else ""))
+
 
 class CVView(DetailView):
     template_name = "people/cv.html"
@@ -90,31 +125,46 @@ class CVView(DetailView):
     def get_queryset(self):
         return profile_people()
 
+    def get(self, request, *args, **kwargs):
+        self.object = self.get_object()
+        self.years = paper_years(self.object)
+        options = Options.read(request.GET).canonical(self.years)
+        if elsewhere := _elsewhere(request, options):
+            return elsewhere
+        return self.render_to_response(self.get_context_data(object=self.object))
+
     def get_context_data(self, **kwargs):
-        return {**super().get_context_data(**kwargs), **cv_context(self.object, self.request.GET)}
+        context = cv_context(self.object, self.request.GET)
+        return {**super().get_context_data(**kwargs), **context, "since_years": self.years}
 
 
 def cv_pdf(request, slug):
     """The CV as a PDF (real text, the person as its author, numbered pages), as the task
     worker laid it out and stored it: no request lays out a PDF (seconds to a minute, and
-    most of a gigabyte, for a long publication list). Before the worker has made the PDF
-    of what the CV now says, the request queues it and is answered at once: 503, with
-    Retry-After and a link to the CV's page."""
+    most of a gigabyte, for a long publication list). Only the PDFs the CV's page links are
+    made: options it does not offer are sent to the nearest it does (301). Before the
+    worker has made the PDF of what the CV now says, the request queues it and is answered
+    at once, without laying out or rendering the CV: 503, with Retry-After, a link to the
+    CV's page and the PDF made before."""
+    person = get_object_or_404(profile_people(), slug=slug)
     try:
         import weasyprint  # noqa: F401 (loads Pango: only the PDF needs it)
     except OSError:  # the system's Pango is missing (README: Install and start)
         logger.error("A CV's PDF needs Pango and fonts: apt-get install libpango-1.0-0 …")
-        message = gettext("The PDF cannot be made on this server; the CV's page has it all.")
-        return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
-
-    person = get_object_or_404(profile_people(), slug=slug)
+        text = gettext("The PDF cannot be made on this server; the CV's page has it all.")
+        url = _cv_page_url(person, request)
+        message = format_html('{} <a href="{}">{}</a>', text, url, url)
+        return _without_pdf(person, message)
+    options = Options.read(request.GET).canonical(paper_years(person))
+    if elsewhere := _elsewhere(request, options):
+        return elsewhere
     name = _pdf_name(person, request)
     if not default_storage.exists(name):
         if STATIC_EXPORT_KEY in request.META:  # the operator's static copy waits for it
-            build_pdf.call(**_build_arguments(person, request))
+            name = build_pdf.call(**_build_arguments(person, request)) or name
         else:
-            _queue_pdf(person, request, name)
-        if not default_storage.exists(name):  # unless the queue ran it in place
+            name = _queue_pdf(person, request, name)
+        if not default_storage.exists(name):  # unless it was made in place
             return _pdf_pending(person, request, name)
     with default_storage.open(name) as file:
         pdf = file.read()
@@ -145,12 +195,50 @@ def _pdf_page(person, request):
 
 
 def _pdf_name(person, request):
-    """Where the PDF of what `_pdf_page` says is stored: named by a digest of that page,
-    so a change to anything the CV shows (and only that) names a PDF not yet made."""
-    page = _pdf_page(person, request) + request.build_absolute_uri("/")
+    """Where the PDF of what `_pdf_page` says is stored, named without laying out the CV
+    (one query): by its language and options, and by a digest of all it is made from
+    besides them: the content version (which any change to the lab's content moves), this
+    release's code, templates and translations, and the address its links name. So a
+    change to anything the CV may show names a PDF not yet made."""
     options = Options.read(request.GET).query or "all"
-    digest = hashlib.blake2b(page.encode(), digest_size=16).hexdigest()
+    made_from = "|".join(
+        [
+            str(content_version()),
+            _release_stamp(),
+            request.build_absolute_uri("/"),
+            get_script_prefix(),
+            options,
+        ]
+    )
+    digest = hashlib.blake2b(made_from.encode(), digest_size=16).hexdigest()
     return f"{PDF_FOLDER}/{person.slug}/{_variant(request, options)}-{digest}.pdf"
+
+
+@functools.cache
+def _release_stamp():
+    """A digest of the project's own code, templates, translations and stylesheet, read
+    once per process (a release restarts the processes): a release that changes how a CV
+    reads names PDFs not yet made, as a content change does."""
+    digest = hashlib.blake2b(digest_size=16)
+    root = Path(settings.BASE_DIR)
+    folders = [Path(config.path) for config in apps.get_app_configs()]
+    folders = [  # the project's own apps, not installed ones
+        folder
+        for folder in folders
+        if folder.parent == root and not {"site-packages", "dist-packages"} & set(folder.parts)
+    ]
+    folders += [Path(folder) for folder in settings.TEMPLATES[0]["DIRS"]]
+    folders += [Path(folder) for folder in settings.LOCALE_PATHS]
+    files = {
+        path
+        for folder in folders
+        for path in folder.rglob("*")
+        if path.suffix in {".py", ".html", ".mo"} and path.is_file()
+    }
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    digest.update(_stylesheet().encode())
+    return digest.hexdigest()
 
 
 def _variant(request, options):
@@ -160,7 +248,9 @@ def _variant(request, options):
 
 
 def _queue_pdf(person, request, name):
-    """Queue the PDF `name` for the worker, once (while the cache answers). A PDF with
+    """Queue the PDF `name` for the worker, once (while the cache answers), and return
+    where it is stored: `name`, or where a queue that runs tasks in place stored it (the
+    lab's settings, made on their first read, move the content version). A PDF with
     options is queued only while fewer than PDF_QUEUE_LIMIT PDFs wait (no visitor decides
     how much work waits); a member's default PDF always, ahead of the others. The "queued"
     mark is set only once the task is queued: set before the limit was checked, it kept a
@@ -168,21 +258,24 @@ def _queue_pdf(person, request, name):
     default = not Options.read(request.GET).query
     try:
         if cache.get(_QUEUED + name):
-            return
+            return name
     except Exception:  # the cache does not answer: the limit below still holds
         logger.warning("The cache does not answer: a CV's PDF is queued unchecked")
     if not default:
         waiting = DBTaskResult.objects.ready().filter(task_path=build_pdf.module_path).count()
         if waiting >= PDF_QUEUE_LIMIT:
             logger.warning("%s CV PDFs already wait for the worker: %s not queued", waiting, name)
-            return
+            return name
     try:
         if not cache.add(_QUEUED + name, True, 600):
-            return  # another request queued it meanwhile
+            return name  # another request queued it meanwhile
     except Exception:
         pass
     queued = build_pdf.using(priority=PDF_DEFAULT_PRIORITY) if default else build_pdf
-    queued.enqueue(**_build_arguments(person, request))
+    result = queued.enqueue(**_build_arguments(person, request))
+    if getattr(result, "status", None) == TaskResultStatus.SUCCESSFUL:
+        return result.return_value or name  # run in place (TASKS_BACKEND "immediate")
+    return name
 
 
 def _build_arguments(person, request):
@@ -200,7 +293,7 @@ def _pdf_pending(person, request, name):
     """503 with Retry-After, as a page a person reads: the PDF is being made, the CV's page
     has it all now, and the PDF made before (of the same options and language) while it is
     still stored."""
-    url = request.build_absolute_uri(reverse("people:cv", args=[person.slug]))
+    url = _cv_page_url(person, request)
     text = gettext(
         "This CV's PDF is being made; ask again in a few seconds. The CV's page has it all "
         "now: %(url)s"
@@ -212,17 +305,29 @@ def _pdf_pending(person, request, name):
     with contextlib.suppress(OSError):
         older = [n for n in default_storage.listdir(folder)[1] if n.startswith(variant)]
         previous = f"{folder}/{older[0]}" if older else None
+    message = format_html('{}<a href="{}">{}</a>{}', before, url, url, after)
+    response = _without_pdf(person, message, previous)
+    response["Retry-After"] = str(PDF_RETRY_AFTER)
+    return response
+
+
+def _cv_page_url(person, request):
+    """The CV's page with the options the PDF was asked with: what the PDF would say."""
+    query = Options.read(request.GET).query
+    url = reverse("people:cv", args=[person.slug]) + (f"?{query}" if query else "")
+    return request.build_absolute_uri(url)
+
+
+def _without_pdf(person, message, previous=None):
+    """503 as a page a person reads, in their language: `message`, and the PDF stored at
+    `previous`. Reads nothing more (no context processors)."""
     context = {
         "person_name": person.name,
-        "message": format_html('{}<a href="{}">{}</a>{}', before, url, url, after),
+        "message": message,
         "previous": default_storage.url(previous) if previous else None,
         "previous_made": _modified(previous) if previous else None,
     }
-    return HttpResponse(
-        render_to_string("people/cv_pdf_pending.html", context),  # no context processors
-        status=503,
-        headers={"Retry-After": str(PDF_RETRY_AFTER)},
-    )
+    return HttpResponse(render_to_string("people/cv_pdf_pending.html", context), status=503)
 
 
 def _modified(name):
@@ -258,7 +363,8 @@ def _build_pdf(slug, request):
     person = profile_people().filter(slug=slug).first()
     if person is None:
         return ""
-    name = _pdf_name(person, request)
+    LabSettings.load()  # made on its first read, which moves the content version: first
+    name = _pdf_name(person, request)  # then: a change during the layout names a newer PDF
     if not default_storage.exists(name):
         page = _pdf_page(person, request)
         # PDF/UA-1: a tagged PDF, its structure read by screen readers (pdfinfo: "Tagged: yes")

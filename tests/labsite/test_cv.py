@@ -154,8 +154,9 @@ def test_without_pango_the_pdf_says_so_and_the_page_still_works(client, monkeypa
     response = client.get("/people/feng-ren/cv.pdf")
     monkeypatch.undo()
 
-    assert response.status_code == 503
+    assert response.status_code == 503 and response["Content-Type"].startswith("text/html")
     assert "The PDF cannot be made on this server" in response.content.decode()
+    assert '<a href="http://testserver/people/feng-ren/cv/">' in response.content.decode()
     assert "needs Pango" in caplog.text
     assert client.get("/people/feng-ren/cv/").status_code == 200
 
