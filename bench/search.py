@@ -87,15 +87,20 @@ def main():
     from tests.admin_forms import form_data
 
     setup_test_environment()  # the client keeps the form's context, to post it back
+    from django.conf import settings
+    from django.test import override_settings
+
+    plain_static = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain_static}).enable()
     admin = Client()
     admin.force_login(User.objects.create_superuser("bench", "bench@example.org", "x"))
     post = Post.objects.filter(is_published=True).first()
     address = f"/admin/website/post/{post.pk}/change/"
-    data = form_data(admin.get(address))
+    data = form_data(admin.get(address, secure=True))  # as production: https
 
     def save():
         data["title_en"] += "."
-        assert admin.post(address, data).status_code == 302
+        assert admin.post(address, data, secure=True).status_code == 302
 
     plain = best_of(15, lambda: without_index(save))
     indexed = best_of(15, save)
