@@ -56,6 +56,7 @@ MAX_TYPOS = 20  # vocabulary terms one query word may stand for
 # searchable when its page is); a larger one (an import, a harvest, a restore) by the task
 # worker, so that no request waits on thousands of documents.
 INLINE_DOCUMENTS = 50
+TERMS_PER_STATEMENT = 2000  # 6,000 parameters: within SQLite's and PostgreSQL's limits
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 
 
@@ -444,10 +445,16 @@ def _write_batch(documents):
                 weights[term] = max(weight, weights.get(term, 0))
         pk = saved[row.key]
         terms += [(term, pk, weight) for term, weight in weights.items()]
-    with connection.cursor() as cursor:  # plain tuples: no model instance per term
-        cursor.executemany(
-            "INSERT INTO labsite_searchterm (term, document_id, weight) VALUES (%s, %s, %s)", terms
-        )
+    # Plain tuples, no model instance per term, many rows a statement: a post's few hundred
+    # terms are one round trip to PostgreSQL, not one each.
+    with connection.cursor() as cursor:
+        for start in range(0, len(terms), TERMS_PER_STATEMENT):
+            chunk = terms[start : start + TERMS_PER_STATEMENT]
+            rows = ", ".join(["(%s, %s, %s)"] * len(chunk))
+            cursor.execute(
+                f"INSERT INTO labsite_searchterm (term, document_id, weight) VALUES {rows}",
+                [value for term in chunk for value in term],
+            )
 
 
 def schema_changed(using=DEFAULT_DB_ALIAS, **kwargs):
