@@ -60,11 +60,13 @@ from simple_history.models import HistoricalChanges
 from core import changes, content, images, storage
 from core.bulk import insert_rows
 from core.documents import MAX_PDF_BYTES, check_pdf
+from labsite.models import DemoRow
 
 FORMAT = "labsite-archive"
 VERSION = 1
 # Rows that refer to these refer by natural key; groups are matched by name on restore.
-BY_NATURAL_KEY = {"auth.group", "auth.user", "admin.logentry"}
+# (The demo's record names its rows' content types, whose ids differ between databases.)
+BY_NATURAL_KEY = {"auth.group", "auth.user", "admin.logentry", "labsite.demorow"}
 # A site makes its settings row on its first page: the archive's replaces it. (Archives
 # written before lab 0001 name the settings under people.)
 _BLOCK = 1 << 20  # what is read or written at a time
@@ -94,6 +96,9 @@ def archived_models(*, accounts: bool, history: bool) -> list[type[models.Model]
     )
     if history and accounts:
         chosen.append(LogEntry)  # the admin's "recent actions", which names accounts
+    # which rows the demo lab made (labsite/demo_rows.py), so that a restored demo can still
+    # be removed; archives written before it have none, and their labs none to remove
+    chosen.append(DemoRow)
     return chosen
 
 
@@ -515,7 +520,8 @@ def content_present(*, accounts: bool) -> list[str]:
 
 
 def _content_models() -> list[type[models.Model]]:
-    return archived_models(accounts=False, history=True)
+    # the demo's record alone is no content a restore would collide with (it is replaced)
+    return [m for m in archived_models(accounts=False, history=True) if m is not DemoRow]
 
 
 def import_lab(
@@ -765,8 +771,9 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
     content apps, content, history and transient alike (runs, previews, the papers as
     exports wrote them: the task worker writes those again), and the links between them
     (many-to-many rows, such as an education row's advisors). All of it after --replace,
-    else only the settings row a new site makes for itself. Tables are those of the schema
-    being restored into (an older archive's has fewer)."""
+    else only the settings row a new site makes for itself; and the record of the demo's
+    rows, which names rows by id. Tables are those of the schema being restored into (an
+    older archive's has fewer)."""
     kinds = (content.CONTENT, content.HISTORY, content.TRANSIENT)
     for current in reversed(content.models_of(kinds)):
         try:
@@ -778,6 +785,13 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
             if through is not None and through._meta.auto_created:
                 through._default_manager.all()._raw_delete(connection.alias)
         model._default_manager.all()._raw_delete(connection.alias)
+    # The demo's record names rows by id: kept over other rows, remove_demo would take them.
+    try:
+        state_apps.get_model("labsite", "demorow")
+    except LookupError:
+        pass  # a schema from before the record: the migration back dropped its table
+    else:
+        DemoRow.objects.all()._raw_delete(connection.alias)
     if accounts:
         LogEntry.objects.all().delete()
         User.objects.all().delete()
