@@ -60,6 +60,7 @@ from simple_history.models import HistoricalChanges
 from core import changes, content, images, storage
 from core.bulk import insert_rows
 from core.documents import MAX_PDF_BYTES, check_pdf
+from labsite import demo_rows
 from labsite.models import DemoRow
 
 FORMAT = "labsite-archive"
@@ -144,7 +145,7 @@ def export_lab(
             with _member(archive, member, manifest["sha256"]) as out:
                 # A JSON list with one row per line: any JSON reader reads it whole, and a
                 # restore reads it row by row.
-                for row in _serialized_rows(model, accounts=accounts):
+                for row in _serialized_rows(model, accounts=accounts, history=history):
                     out.write(b",\n" if count else b"[\n")
                     out.write(json.dumps(row, cls=_ExactEncoder, ensure_ascii=False).encode())
                     count += 1
@@ -197,7 +198,9 @@ def _member(archive: zipfile.ZipFile, name: str, digests: dict[str, str]) -> Ite
     digests[name] = out.digest.hexdigest()
 
 
-def _serialized_rows(model: type[models.Model], *, accounts: bool) -> Iterator[dict[str, Any]]:
+def _serialized_rows(
+    model: type[models.Model], *, accounts: bool, history: bool
+) -> Iterator[dict[str, Any]]:
     natural = model._meta.label_lower in BY_NATURAL_KEY
     # Without accounts, rows keep their content, not who they belonged to or were by.
     account_fields = [
@@ -205,7 +208,12 @@ def _serialized_rows(model: type[models.Model], *, accounts: bool) -> Iterator[d
         for f in model._meta.concrete_fields
         if not accounts and f.is_relation and f.related_model is User
     ]
-    query = model._default_manager.order_by("pk").iterator(chunk_size=_BATCH)
+    rows = model._default_manager.all()
+    if model is DemoRow and not history:
+        # without the history that shows which demo rows someone edited, a restored lab's
+        # remove_demo could not keep them: they leave the record instead
+        rows = demo_rows.record_of_unedited_rows()
+    query = rows.order_by("pk").iterator(chunk_size=_BATCH)
     while chunk := list(islice(query, _BATCH)):
         for row in serializers.serialize(
             "python",
@@ -668,7 +676,7 @@ def _holds_exactly(archive: Archive) -> bool:
     if [m._meta.label_lower for m in chosen] != list(archive.files):
         return False
     for model in chosen:
-        ours = _serialized_rows(model, accounts=manifest["accounts"])
+        ours = _serialized_rows(model, accounts=manifest["accounts"], history=manifest["history"])
         theirs = archive.rows(model._meta.label_lower)
         for mine, stored in zip_longest(ours, theirs):
             if mine is None or stored is None:

@@ -762,3 +762,25 @@ def test_a_restore_over_a_demo_lab_forgets_which_rows_the_demo_made():
     call_command("remove_demo", stdout=io.StringIO())
 
     assert Page.objects.filter(pk=page.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_backup_without_history_keeps_a_demo_page_an_admin_edited_from_remove_demo(
+    demo, admin_client
+):
+    """Without the history that names who edited a row, the restored record would take the
+    admin's edit of a demo page with the demo."""
+    join_us = Page.objects.get(slug="join-us", parent=None)
+    url = f"/admin/website/page/{join_us.pk}/change/"
+    response = admin_client.post(url, form_data(admin_client.get(url), title="Join the Ren lab"))
+    assert response.status_code == 302
+    written = io.BytesIO()
+    archive.export_lab(written, history=False)
+    _empty_the_database()
+    DemoRow.objects.all().delete()
+
+    archive.import_lab(io.BytesIO(written.getvalue()))
+    call_command("remove_demo", stdout=io.StringIO())
+
+    assert list(Page.objects.values_list("title_en", flat=True)) == ["Join the Ren lab"]
+    assert not Person.objects.filter(slug="teng-ma").exists()
