@@ -15,6 +15,8 @@ from django.db import models
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 
+from core import kept_uploads
+
 MAX_PDF_BYTES = 30 * 1024 * 1024
 ACCEPT = "application/pdf,.pdf"
 _HEADER_WINDOW = 1024  # PDF readers accept the header within the first kilobyte
@@ -62,7 +64,10 @@ def pdf_upload_path(instance, filename):
     return f"{instance._meta.app_label}/pdf/{secrets.token_hex(12)}.pdf"
 
 
-class PdfFormField(forms.FileField):
+class PdfFormField(kept_uploads.KeepsUploads, forms.FileField):
+    """A PDF upload, checked by `check_pdf` (so problems are field errors, and it is at most
+    30 MB); kept when the form is refused for another reason (core/kept_uploads.py)."""
+
     def to_python(self, data):
         upload = super().to_python(data)
         if upload is not None:

@@ -5,7 +5,6 @@ encoding of the decoded pixels, under a server-generated name, with no metadata 
 comments) and no bytes trailing the image data.
 """
 
-import functools
 import io
 import logging
 import secrets
@@ -183,17 +182,12 @@ def delete_after_commit(storage, names):
         transaction.on_commit(delete)
 
 
-class SafeImageFormField(forms.ImageField):
+class SafeImageFormField(kept_uploads.KeepsUploads, forms.ImageField):
     """An upload field that runs the checks of `open_upload`, so problems are field errors;
     an upload that passed them is kept when the form is refused for another reason
     (core/kept_uploads.py), so it need not be chosen again."""
 
     default_error_messages = {"invalid_image": "Upload a JPEG, PNG, WebP or HEIC image."}
-
-    def __init__(self, **kwargs):
-        widget = kwargs.get("widget") or self.widget
-        kwargs["widget"] = _keeping(widget if isinstance(widget, type) else type(widget))
-        super().__init__(**kwargs)
 
     def to_python(self, data):
         upload = forms.FileField.to_python(self, data)
@@ -201,7 +195,6 @@ class SafeImageFormField(forms.ImageField):
             return None
         open_upload(upload)
         upload.seek(0)
-        self.widget.checked_upload = upload  # this form's own copy of the widget
         return upload
 
     def widget_attrs(self, widget):
@@ -220,8 +213,3 @@ class SafeImageField(models.ImageField):
     def formfield(self, **kwargs):
         kwargs.setdefault("form_class", SafeImageFormField)
         return super().formfield(**kwargs)
-
-
-@functools.cache
-def _keeping(widget_class):
-    return type(f"Kept{widget_class.__name__}", (kept_uploads.KeptUploadMixin, widget_class), {})

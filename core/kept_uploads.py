@@ -8,17 +8,29 @@ if it had been chosen again; it goes through the same checks and the model's own
 Choosing another file, or ticking "Clear", wins. A token is signed with the site's secret
 key (it cannot name any other file) and works for a day; kept files go once used, or after
 a day.
+
+Any file field keeps its uploads so: a form field declares it with `KeepsUploads` (images,
+PDFs) or is a `KeptFileField` (a BibTeX file, a site's ZIP), which bounds the size. Only an
+upload that passed every check of its field is kept, so each check that refuses a file
+belongs in the field, not in the form's `clean_<field>`.
 """
 
+import contextlib
+import functools
+import os
 import secrets
 import time
 from pathlib import Path
 
+from django import forms
 from django.conf import settings
 from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.files import File
 from django.core.files.storage import FileSystemStorage
-from django.core.files.uploadedfile import SimpleUploadedFile, UploadedFile
+from django.core.files.uploadedfile import UploadedFile
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 SALT = "labsite.kept-upload"
 MAX_AGE = 24 * 60 * 60
@@ -34,7 +46,9 @@ def keep(upload):
         return upload.kept_token
     _forget_old()
     upload.seek(0)
-    stored = _storage().save(f"{secrets.token_hex(16)}.upload", upload)
+    # copied through a plain File: given the upload, a storage moves a large one's temporary
+    # file away from under it
+    stored = _storage().save(f"{secrets.token_hex(16)}.upload", File(upload.file))
     upload.seek(0)
     token = signing.dumps({"file": stored, "name": Path(upload.name).name}, salt=SALT)
     upload.kept_token = token
@@ -43,16 +57,17 @@ def keep(upload):
 
 def take(token):
     """The kept upload a token names, as a fresh upload (its kept copy removed), or None
-    for a token that is forged, expired or already used."""
+    for a token that is forged, expired or already used. The upload reads the kept file,
+    whatever its size, without a copy in memory; the folder keeps no name for it (its
+    bytes go once the upload is closed)."""
     try:
         kept = signing.loads(token, salt=SALT, max_age=MAX_AGE)
         storage = _storage()
-        with storage.open(kept["file"]) as file:
-            content = file.read()
+        file = open(storage.path(kept["file"]), "rb")  # noqa: SIM115 (closed with the upload)
     except (signing.BadSignature, KeyError, TypeError, OSError):
         return None
     storage.delete(kept["file"])
-    return SimpleUploadedFile(kept["name"], content)
+    return UploadedFile(file, name=kept["name"], size=os.fstat(file.fileno()).st_size)
 
 
 def _forget_old():
@@ -84,6 +99,8 @@ class KeptUploadMixin:
         if value is None and data.get(self.kept_name(name)):
             upload = take(data[self.kept_name(name)])
             if upload is not None:
+                with contextlib.suppress(TypeError, AttributeError):
+                    files[name] = upload  # closed with the request's own uploads
                 return upload
         return value
 
@@ -106,3 +123,43 @@ class KeptUploadMixin:
                 filename,
             )
         return html
+
+
+@functools.cache
+def keeping(widget_class):
+    """`widget_class` offering a refused form's checked upload again."""
+    return type(f"Kept{widget_class.__name__}", (KeptUploadMixin, widget_class), {})
+
+
+class KeepsUploads:
+    """For a file form field: an upload that passed all its checks is kept when the form is
+    refused for another reason (see the module)."""
+
+    def __init__(self, **kwargs):
+        widget = kwargs.get("widget") or self.widget
+        kwargs["widget"] = keeping(widget if isinstance(widget, type) else type(widget))
+        super().__init__(**kwargs)
+
+    def clean(self, data, initial=None):
+        value = super().clean(data, initial)
+        if isinstance(value, UploadedFile):
+            self.widget.checked_upload = value  # this form's own copy of the widget
+        return value
+
+
+class KeptFileField(KeepsUploads, forms.FileField):
+    """A file field of any kind that refuses a file over `max_bytes` and keeps a checked
+    upload when its form is refused for another reason."""
+
+    def __init__(self, *, max_bytes, **kwargs):
+        self.max_bytes = max_bytes
+        super().__init__(**kwargs)
+
+    def to_python(self, data):
+        upload = super().to_python(data)
+        if upload is not None and upload.size > self.max_bytes:
+            raise ValidationError(
+                _("This file is larger than %(size)s MB.") % {"size": self.max_bytes // 2**20},
+                code="too_large",
+            )
+        return upload

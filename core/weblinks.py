@@ -5,8 +5,10 @@ Models declare their links as `WebURLField`, so admin forms, importers, the demo
 `full_clean()` all refuse `javascript:`, `data:` and other schemes with the same message;
 templates pass links through the `web_url` filter, so a value that slipped past validation
 (an old row, a raw UPDATE) still never becomes a live link. A link that may lead into the
-site (a banner's button) is a `SiteOrWebURLField`: it also takes a path ("/join-us/"), which
-a page in another language shows as that language's page ("/zh-hans/join-us/").
+site (a banner's button, a paper's project page, a course's page) is a `SiteOrWebURLField`:
+it also takes a path ("/join-us/"), which a page in another language shows as that
+language's page ("/zh-hans/join-us/"), and which whatever leaves the site (an export, a
+feed, a mail) writes on the site's own address (`absolute_site_or_web_url`).
 """
 
 from urllib.parse import urlsplit
@@ -16,7 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
-from django.urls import translate_url
+from django.urls import get_script_prefix, translate_url
 from django.utils import translation
 
 SCHEMES = ("http", "https")
@@ -89,13 +91,27 @@ def site_or_web_url(value, language=None):
         return value
     if not is_site_path(value):
         return ""
-    if any(value.startswith(f"/{code}/") for code, _name in settings.LANGUAGES):
-        return value  # already one language's page
-    # Paths are written as the default language has them ("/join-us/"); Django's own
-    # translate_url finds the page and gives its address in the other language.
-    language = language or translation.get_language()
-    with translation.override(settings.LANGUAGE_CODE):
-        return translate_url(value, language)
+    if not any(value.startswith(f"/{code}/") for code, _name in settings.LANGUAGES):
+        # Paths are written as the default language has them ("/join-us/"); Django's own
+        # translate_url finds the page and gives its address in the other language (under
+        # the site's mount point, as reverse() does).
+        language = language or translation.get_language()
+        with translation.override(settings.LANGUAGE_CODE):
+            translated = translate_url(value, language)
+        if translated != value:
+            return translated
+    # already one language's page, or no page of the site's own (a file): under the site's
+    # mount point all the same (a static copy at https://example.org/lab/)
+    return get_script_prefix() + value[1:]
+
+
+def absolute_site_or_web_url(value):
+    """The link as what leaves the site writes it (an export, a feed, a mail): an http(s)
+    link as it is, a site path on the site's own address (SITE_URL, as mails name the site:
+    "https://lab.example.org/join-us/"), anything else ""."""
+    if is_web_url(value):
+        return value
+    return settings.SITE_URL + value if is_site_path(value) else ""
 
 
 def validate_site_or_web_url(value):

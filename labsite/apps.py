@@ -7,7 +7,8 @@ from django.utils.translation import gettext_lazy as _
 class LabsiteConfig(AppConfig):
     name = "labsite"
     verbose_name = _("Lab site")
-    # core/content.py: the site's own bookkeeping, not content (never backed up or edited)
+    # core/content.py: the site's own bookkeeping, not content (never edited, never backed
+    # up but for the record of the demo's rows, which the archive names: labsite/archive.py)
     transient_models = (
         "contentversion",
         "contentchange",

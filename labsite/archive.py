@@ -60,11 +60,14 @@ from simple_history.models import HistoricalChanges
 from core import changes, content, images, storage
 from core.bulk import insert_rows
 from core.documents import MAX_PDF_BYTES, check_pdf
+from labsite import demo_rows
+from labsite.models import DemoRow
 
 FORMAT = "labsite-archive"
 VERSION = 1
 # Rows that refer to these refer by natural key; groups are matched by name on restore.
-BY_NATURAL_KEY = {"auth.group", "auth.user", "admin.logentry"}
+# (The demo's record names its rows' content types, whose ids differ between databases.)
+BY_NATURAL_KEY = {"auth.group", "auth.user", "admin.logentry", "labsite.demorow"}
 # A site makes its settings row on its first page: the archive's replaces it. (Archives
 # written before lab 0001 name the settings under people.)
 _BLOCK = 1 << 20  # what is read or written at a time
@@ -94,6 +97,9 @@ def archived_models(*, accounts: bool, history: bool) -> list[type[models.Model]
     )
     if history and accounts:
         chosen.append(LogEntry)  # the admin's "recent actions", which names accounts
+    # which rows the demo lab made (labsite/demo_rows.py), so that a restored demo can still
+    # be removed; archives written before it have none, and their labs none to remove
+    chosen.append(DemoRow)
     return chosen
 
 
@@ -139,7 +145,7 @@ def export_lab(
             with _member(archive, member, manifest["sha256"]) as out:
                 # A JSON list with one row per line: any JSON reader reads it whole, and a
                 # restore reads it row by row.
-                for row in _serialized_rows(model, accounts=accounts):
+                for row in _serialized_rows(model, accounts=accounts, history=history):
                     out.write(b",\n" if count else b"[\n")
                     out.write(json.dumps(row, cls=_ExactEncoder, ensure_ascii=False).encode())
                     count += 1
@@ -192,7 +198,9 @@ def _member(archive: zipfile.ZipFile, name: str, digests: dict[str, str]) -> Ite
     digests[name] = out.digest.hexdigest()
 
 
-def _serialized_rows(model: type[models.Model], *, accounts: bool) -> Iterator[dict[str, Any]]:
+def _serialized_rows(
+    model: type[models.Model], *, accounts: bool, history: bool
+) -> Iterator[dict[str, Any]]:
     natural = model._meta.label_lower in BY_NATURAL_KEY
     # Without accounts, rows keep their content, not who they belonged to or were by.
     account_fields = [
@@ -200,7 +208,12 @@ def _serialized_rows(model: type[models.Model], *, accounts: bool) -> Iterator[d
         for f in model._meta.concrete_fields
         if not accounts and f.is_relation and f.related_model is User
     ]
-    query = model._default_manager.order_by("pk").iterator(chunk_size=_BATCH)
+    rows = model._default_manager.all()
+    if model is DemoRow and not history:
+        # without the history that shows which demo rows someone edited, a restored lab's
+        # remove_demo could not keep them: they leave the record instead
+        rows = demo_rows.record_of_unedited_rows()
+    query = rows.order_by("pk").iterator(chunk_size=_BATCH)
     while chunk := list(islice(query, _BATCH)):
         for row in serializers.serialize(
             "python",
@@ -515,7 +528,8 @@ def content_present(*, accounts: bool) -> list[str]:
 
 
 def _content_models() -> list[type[models.Model]]:
-    return archived_models(accounts=False, history=True)
+    # the demo's record alone is no content a restore would collide with (it is replaced)
+    return [m for m in archived_models(accounts=False, history=True) if m is not DemoRow]
 
 
 def import_lab(
@@ -662,7 +676,7 @@ def _holds_exactly(archive: Archive) -> bool:
     if [m._meta.label_lower for m in chosen] != list(archive.files):
         return False
     for model in chosen:
-        ours = _serialized_rows(model, accounts=manifest["accounts"])
+        ours = _serialized_rows(model, accounts=manifest["accounts"], history=manifest["history"])
         theirs = archive.rows(model._meta.label_lower)
         for mine, stored in zip_longest(ours, theirs):
             if mine is None or stored is None:
@@ -765,8 +779,9 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
     content apps, content, history and transient alike (runs, previews, the papers as
     exports wrote them: the task worker writes those again), and the links between them
     (many-to-many rows, such as an education row's advisors). All of it after --replace,
-    else only the settings row a new site makes for itself. Tables are those of the schema
-    being restored into (an older archive's has fewer)."""
+    else only the settings row a new site makes for itself; and the record of the demo's
+    rows, which names rows by id. Tables are those of the schema being restored into (an
+    older archive's has fewer)."""
     kinds = (content.CONTENT, content.HISTORY, content.TRANSIENT)
     for current in reversed(content.models_of(kinds)):
         try:
@@ -782,6 +797,13 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
         # whose documents of a model the archive has no rows of would outlive them) is told
         # here, as a change to every row of it.
         changes.changed(current, using=connection.alias)
+    # The demo's record names rows by id: kept over other rows, remove_demo would take them.
+    try:
+        state_apps.get_model("labsite", "demorow")
+    except LookupError:
+        pass  # a schema from before the record: the migration back dropped its table
+    else:
+        DemoRow.objects.all()._raw_delete(connection.alias)
     if accounts:
         LogEntry.objects.all().delete()
         User.objects.all().delete()

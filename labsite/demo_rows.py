@@ -90,6 +90,21 @@ def recorded_rows():
     return rows
 
 
+def record_of_unedited_rows():
+    """The record (DemoRow rows) but for the rows someone has edited since the demo made
+    them: what a backup without history keeps of it. A query per recorded model."""
+    pks = defaultdict(set)
+    for content_type_id, object_id in DemoRow.objects.values_list("content_type", "object_id"):
+        pks[content_type_id].add(object_id)
+    edited = models.Q(pk__in=[])
+    for content_type_id, ids in pks.items():
+        model = ContentType.objects.get_for_id(content_type_id).model_class()
+        if model is not None:
+            ids = _edited(model, list(ids))
+            edited |= models.Q(content_type_id=content_type_id, object_id__in=ids)
+    return DemoRow.objects.exclude(edited)
+
+
 def _edited(model, ids):
     """The ids among `ids` whose history names a user: someone saved them in a form since."""
     if not hasattr(model, "history"):

@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from core.id_fields import is_id
+from core.kept_uploads import KeptFileField
 from core.names import name_parts
 from lab.editing import (
     KeepMemberFormSet,
@@ -133,8 +134,9 @@ class ImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 5, "cols": 60, "placeholder": "10.1145/3773772"}),
         help_text="One per line; doi.org links work too. Each is looked up on Crossref.",
     )
-    file = forms.FileField(
+    file = KeptFileField(
         required=False,
+        max_bytes=importing.MAX_FILE_BYTES,
         help_text="A BibTeX (.bib) file or a Crossref JSON (.json) record, up to 5 MB.",
     )
     bibtex = forms.CharField(
@@ -165,11 +167,13 @@ class ImportForm(forms.Form):
         DOIs and ORCID works are fetched in the background into it."""
         data = self.cleaned_data
         records = []
-        if data.get("file"):
+        if data.get("file"):  # at most 5 MB (the field's bound)
             upload = data["file"]
-            if upload.size > importing.MAX_FILE_BYTES:
-                raise ImportProblem(f"{upload.name} is larger than 5 MB.")
-            records = files.read_file_text(upload.name, upload.read())
+            try:
+                records = files.read_file_text(upload.name, upload.read())
+            except ImportProblem:
+                self.fields["file"].widget.checked_upload = None  # the file itself is refused
+                raise
         if data.get("bibtex", "").strip():
             pasted = data["bibtex"].encode()
             records += files.read_file_text("pasted BibTeX", pasted, kind="bib")

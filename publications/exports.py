@@ -19,7 +19,7 @@ from bibtexparser.middlewares.parsestack import default_unparse_stack
 from bibtexparser.model import Entry, Field
 from django.db.models import F
 
-from core.weblinks import is_web_url
+from core.weblinks import absolute_site_or_web_url, is_web_url
 from publications import listing
 from publications.authors import CORRESPONDING, EQUAL, EXPORT, author_list
 from publications.models import (
@@ -312,8 +312,10 @@ def bibtex_entry(publication, authors, key):
     if is_web_url(publication.pdf_url):
         fields.append(("pdf", _bibtex_verbatim(publication.pdf_url)))
     for name, attribute in _ALFOLIO_LINKS:
-        if is_web_url(getattr(publication, attribute)):
-            fields.append((name, _bibtex_verbatim(getattr(publication, attribute))))
+        # a link into the site ("/posts/…") leaves it on the site's own address
+        link = absolute_site_or_web_url(getattr(publication, attribute))
+        if link:
+            fields.append((name, _bibtex_verbatim(link)))
     other = _ALFOLIO_OTHER.get(publication.other_label)
     if other and is_web_url(publication.other_url):
         fields.append((other, _bibtex_verbatim(publication.other_url)))

@@ -22,7 +22,7 @@ from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
 from core.names import initials, name_parts
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
-from core.weblinks import WebURLField, is_web_url
+from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_web_url
 from people.models import Person, Project
 from publications import roles
 
@@ -293,14 +293,31 @@ class Publication(models.Model):
         "paper's page", blank=True, help_text="Its page at the publisher or a repository."
     )
     code_url = WebURLField("code", blank=True)
-    slides_url = WebURLField("slides", blank=True)
+    # The links a lab may point at its own pages take a site path too ("/themes/kvcache/"),
+    # which a Chinese page shows as the Chinese page (core/weblinks.py).
+    slides_url = SiteOrWebURLField(
+        "slides",
+        blank=True,
+        help_text="A page or file of this site (/talks/…, shown in the visitor's language) "
+        "or a web address (https://…).",
+    )
     video_url = WebURLField("video", blank=True)
-    project_url = WebURLField("project page", blank=True)
+    project_url = SiteOrWebURLField(
+        "project page",
+        blank=True,
+        help_text="A page of this site (/themes/…, shown in the visitor's language) or a web "
+        "address (https://…).",
+    )
     poster_url = WebURLField("poster", blank=True)
     supplement_url = WebURLField(
         "supplement", blank=True, help_text="Its appendix or supplementary material."
     )
-    blog_url = WebURLField("blog post", blank=True, help_text="A post written about it.")
+    blog_url = SiteOrWebURLField(
+        "blog post",
+        blank=True,
+        help_text="A post written about it: one of this site's (/posts/…, shown in the "
+        "visitor's language) or a web address (https://…).",
+    )
     dataset_url = WebURLField("dataset", blank=True, help_text="The data it made or used.")
     other_url = WebURLField("other link", blank=True)
     other_label = models.CharField(
@@ -528,23 +545,29 @@ class Publication(models.Model):
         """(label, url) pairs for the buttons under a paper, in a fixed order."""
         hosted = self.hosted_pdf_url
         pdf = hosted or self.pdf_url
+        # a site path as the page's language has it ("/zh-hans/posts/…"), "" if not a link
+        slides, project, blog = map(
+            site_or_web_url, (self.slides_url, self.project_url, self.blog_url)
+        )
         candidates = [
             ("PDF", pdf),
             (_("Page"), self.url),
             (_("Code"), self.code_url),
             ("arXiv", self.arxiv_url),
             ("DOI", self.doi_url),
-            (_("Slides"), self.slides_url),
+            (_("Slides"), slides),
             (_("Video"), self.video_url),
-            (_("Project"), self.project_url),
+            (_("Project"), project),
             (_("Poster"), self.poster_url),
             (_("Supplement"), self.supplement_url),
-            (_("Blog"), self.blog_url),
+            (_("Blog"), blog),
             (_("Dataset"), self.dataset_url),
             (self.other_label or _("Link"), self.other_url),
         ]
         return [
-            (label, url) for label, url in candidates if url and (url == hosted or is_web_url(url))
+            (label, url)
+            for label, url in candidates
+            if url and (url in (hosted, slides, project, blog) or is_web_url(url))
         ]
 
     @property

@@ -14,7 +14,7 @@ from core.languages import first_written, require_one, translated
 from core.markup import DESCRIPTION_LIMIT, MARKDOWN_HELP, detect_language, text_limit
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
-from core.weblinks import WebURLField, is_web_url
+from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_web_url
 from people.models import Person, Project
 from publications.models import Publication
 
@@ -83,7 +83,12 @@ class Talk(models.Model):
     city = models.CharField(max_length=100, blank=True)
     country = models.CharField(max_length=100, blank=True)
     date = PartialDateField(help_text="YYYY-MM is enough, e.g. 2026-06 (2026.06 also works).")
-    slides_url = WebURLField("slides", blank=True)
+    slides_url = SiteOrWebURLField(
+        "slides",
+        blank=True,
+        help_text="A page or file of this site (/media/…, shown in the visitor's language) "
+        "or a web address (https://…).",
+    )
     video_url = WebURLField("video", blank=True)
     event_url = WebURLField("event page", blank=True)
     publication = models.ForeignKey(
@@ -133,12 +138,15 @@ class Talk(models.Model):
         return ", ".join(p for p in (self.city, self.country) if p)
 
     def links(self):
+        """(label, address) of its slides, video and event; slides on this site as the
+        page's language has them."""
         candidates = [
-            (_("Slides"), self.slides_url),
             (_("Video"), self.video_url),
             (_("Event"), self.event_url),
         ]
-        return [(label, url) for label, url in candidates if is_web_url(url)]
+        links = [(label, url) for label, url in candidates if is_web_url(url)]
+        slides = site_or_web_url(self.slides_url)
+        return [(_("Slides"), slides), *links] if slides else links
 
     @property
     def repeats_its_paper(self):

@@ -13,6 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
+from core.kept_uploads import KeptFileField
 from lab.groups import is_lab_admin
 from lab.models import MemberRole
 from labsite.site_import.groups import GroupMapping
@@ -24,8 +25,9 @@ SESSION_KEY = "labsite-site-import"
 
 
 class SiteUploadForm(forms.Form):
-    site = forms.FileField(
+    site = KeptFileField(
         label=_("The site, as a ZIP file"),
+        max_bytes=MAX_ZIP_BYTES,
         help_text=_(
             "A ZIP of the site's source folder (on GitHub: Code → Download ZIP), from "
             "al-folio or Hugo Blox."
@@ -37,14 +39,6 @@ class SiteUploadForm(forms.Form):
         max_length=200,
         help_text=_("Only needed when the site does not give it."),
     )
-
-    def clean_site(self):
-        upload = self.cleaned_data["site"]
-        if upload.size > MAX_ZIP_BYTES:
-            raise forms.ValidationError(
-                _("This file is larger than %(size)s MB.") % {"size": MAX_ZIP_BYTES // 2**20}
-            )
-        return upload
 
 
 def import_site_page(request):
@@ -85,6 +79,7 @@ def import_site_page(request):
         report = _run(request, UPLOADS / f"{token}.zip", form.cleaned_data["name"], apply=False)
         if report is not None:
             return _page(request, report=report, token=token)
+        form.fields["site"].widget.checked_upload = None  # the ZIP itself was refused
     return _page(request, form=form)
 
 

@@ -10,7 +10,7 @@ from simple_history.models import HistoricalRecords
 from core.languages import translated
 from core.markup import DESCRIPTION_LIMIT, MARKDOWN_HELP, SUMMARY_LIMIT, text_limit
 from core.partial_dates import PartialDateField, format_range
-from core.weblinks import WebURLField
+from core.weblinks import SiteOrWebURLField, WebURLField
 from people.models.person import Person
 
 
@@ -191,7 +191,13 @@ class Project(ProfileSection):
     """A project or open-source work, with an optional hand-read figure such as stars."""
 
     name = translated(models.CharField(max_length=200), required=True)
-    url = WebURLField("URL", blank=True)
+    # a member's project may be one of the lab's themes ("/themes/kvcache/")
+    url = SiteOrWebURLField(
+        "URL",
+        blank=True,
+        help_text="A page of this site (/themes/…, shown in the visitor's language) or a web "
+        "address (https://…).",
+    )
     role = models.CharField(
         max_length=100, blank=True, help_text="e.g. Maintainer, Committer, Contributor, Lead."
     )

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.core.files.storage import default_storage
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -23,13 +24,14 @@ from core import content
 from core.history import deleted_records, restore
 from lab.models import forget_loaded_settings
 from labsite import archive
+from labsite.models import DemoRow
 from people.models import Person
 from publications.exports import FORMATS
 from publications.models import Publication
 from talks.models import Speaker
 from tests import factories
 from tests.admin_forms import form_data
-from website.models import HomeSection
+from website.models import HomeSection, Page
 
 NOT_ARCHIVED = [
     "contenttypes",
@@ -712,3 +714,73 @@ def test_a_restore_keeps_every_time_to_the_microsecond(demo, admin_user):
     assert _dump() == before
     assert LogEntry.objects.get(object_id=str(person.pk)).action_time == at
     assert Publication.objects.get(pk=paper.pk).updated == at.replace(microsecond=123456)
+
+
+def _content_rows():
+    """Every content row but the lab settings, as (model label, pk)."""
+    return {
+        (model._meta.label, pk)
+        for model in content.models_of()
+        if model._meta.label != "lab.LabSettings"
+        for pk in model.objects.values_list("pk", flat=True)
+    }
+
+
+@pytest.mark.django_db
+def test_a_demo_lab_restored_from_its_archive_can_still_be_removed(demo, tmp_path):
+    """Before, the archive left out which rows the demo made: a demo lab restored on a new
+    server could not be removed."""
+    page = factories.PageFactory(title="Join our lab", slug="join-our-lab")
+    paper = factories.PublicationFactory(title="Our own first paper")
+    path = tmp_path / "lab.zip"
+    call_command("export_lab", str(path), verbosity=0)
+    _empty_the_database()
+    DemoRow.objects.all().delete()  # a new server's database: no record of any demo
+
+    call_command("import_lab", str(path), verbosity=0)
+    call_command("remove_demo", stdout=io.StringIO())
+
+    assert _content_rows() == {
+        ("website.Page", page.pk),
+        ("publications.Publication", paper.pk),
+        ("publications.Venue", paper.venue_id),  # the factory's, added with the paper
+    }
+
+
+@pytest.mark.django_db
+def test_a_restore_over_a_demo_lab_forgets_which_rows_the_demo_made():
+    """The record names rows by id: kept over a restored lab, remove_demo would take the
+    lab's own rows that came back under the demo's ids."""
+    page = factories.PageFactory(title="Join our lab", slug="join-our-lab")
+    written = io.BytesIO()
+    archive.export_lab(written)  # the real lab's backup, made without the demo
+    DemoRow.objects.create(  # as the demo lab loaded on this server before left it
+        content_type=ContentType.objects.get_for_model(Page), object_id=page.pk
+    )
+
+    archive.import_lab(io.BytesIO(written.getvalue()), replace=True)
+    call_command("remove_demo", stdout=io.StringIO())
+
+    assert Page.objects.filter(pk=page.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_backup_without_history_keeps_a_demo_page_an_admin_edited_from_remove_demo(
+    demo, admin_client
+):
+    """Without the history that names who edited a row, the restored record would take the
+    admin's edit of a demo page with the demo."""
+    join_us = Page.objects.get(slug="join-us", parent=None)
+    url = f"/admin/website/page/{join_us.pk}/change/"
+    response = admin_client.post(url, form_data(admin_client.get(url), title="Join the Ren lab"))
+    assert response.status_code == 302
+    written = io.BytesIO()
+    archive.export_lab(written, history=False)
+    _empty_the_database()
+    DemoRow.objects.all().delete()
+
+    archive.import_lab(io.BytesIO(written.getvalue()))
+    call_command("remove_demo", stdout=io.StringIO())
+
+    assert list(Page.objects.values_list("title_en", flat=True)) == ["Join the Ren lab"]
+    assert not Person.objects.filter(slug="teng-ma").exists()

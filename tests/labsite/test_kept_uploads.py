@@ -1,14 +1,20 @@
-"""A refused admin form keeps the files chosen in it: the photo or banner image is offered
-again, not chosen again."""
+"""A refused admin form keeps the files chosen in it: the photo or banner image, a paper's
+PDF, a BibTeX file, a site's ZIP is offered again, not chosen again."""
 
+import os
 import re
+import time
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from core import kept_uploads
 from people.models import Person
+from publications.models import ImportBatch, Publication
 from tests import factories
 from tests.admin_forms import form_data
+from tests.labsite.test_site_import import _zip_of
 from website.models import HomeSection
 
 pytestmark = pytest.mark.django_db
@@ -89,3 +95,97 @@ def test_a_forged_or_used_token_brings_nothing(admin_client):
         response = admin_client.post(url, {**form_data(form), "photo__kept": used_or_forged})
         assert response.status_code == 302
         assert not Person.objects.get(pk=person.pk).photo
+
+
+def _pdf(size=0):
+    """A PDF as check_pdf reads one, padded to about `size` bytes."""
+    return b"%PDF-1.7\n" + b"%" * size + b"\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+@pytest.mark.parametrize("size", [0, 3 * 1024 * 1024], ids=["small", "past memory"])
+def test_a_refused_paper_form_keeps_its_pdf_and_the_saved_paper_gets_it(admin_client, size):
+    paper = factories.authored(None, ["A Author"], at=0)
+    url = f"/admin/publications/publication/{paper.pk}/change/"
+    form = admin_client.get(url)
+    upload = SimpleUploadedFile("camera-ready.pdf", _pdf(size), content_type="application/pdf")
+
+    refused = admin_client.post(
+        url, form_data(form, pdf_file=upload, code_url="javascript:alert(1)")
+    )
+
+    assert refused.status_code == 200
+    assert "Kept from your last try: <strong>camera-ready.pdf</strong>" in refused.content.decode()
+    paper.refresh_from_db()
+    assert not paper.pdf_file
+    again = {**form_data(form, code_url="https://github.com/lab/code"), "pdf_file__kept": ""}
+    again["pdf_file__kept"] = _kept(refused, "pdf_file")
+    assert admin_client.post(url, again).status_code == 302
+    paper.refresh_from_db()
+    assert paper.pdf_file.name.startswith("publications/pdf/")
+    with paper.pdf_file.open("rb") as stored:
+        assert stored.read() == _pdf(size)
+
+
+def test_a_refused_pdf_is_not_kept(admin_client):
+    paper = factories.authored(None, ["A Author"], at=0)
+    url = f"/admin/publications/publication/{paper.pk}/change/"
+    upload = SimpleUploadedFile("paper.pdf", b"<svg/>", content_type="application/pdf")
+
+    refused = admin_client.post(url, form_data(admin_client.get(url), pdf_file=upload))
+
+    assert refused.status_code == 200 and not _kept(refused, "pdf_file")
+
+
+BIB = b"""@inproceedings{kept,
+  title = {A Paper From a Kept File},
+  author = {Doe, Jane},
+  booktitle = {Proceedings of KEPT},
+  year = {2024}
+}
+"""
+IMPORT = "/admin/publications/publication/import/"
+
+
+def test_a_refused_import_form_keeps_its_bibtex_file(admin_client):
+    refused = admin_client.post(
+        IMPORT, {"file": SimpleUploadedFile("lab.bib", BIB), "orcid_person": "999999"}
+    )
+
+    assert refused.status_code == 200 and refused.context["form"].errors["orcid_person"]
+    assert "Kept from your last try: <strong>lab.bib</strong>" in refused.content.decode()
+    assert not ImportBatch.objects.exists()
+    again = admin_client.post(IMPORT, {"file__kept": _kept(refused, "file")})
+    assert again.status_code == 302
+    assert ImportBatch.objects.get().records[0]["title"] == "A Paper From a Kept File"
+
+
+def test_an_unreadable_or_oversized_import_file_is_not_kept(admin_client):
+    for name, content in [("bad.bib", b"nothing here"), ("huge.bib", b"%" * (5 * 2**20 + 1))]:
+        refused = admin_client.post(IMPORT, {"file": SimpleUploadedFile(name, content)})
+
+        assert refused.status_code == 200 and not _kept(refused, "file")
+
+
+def test_a_refused_site_upload_keeps_its_zip(admin_client, tmp_path):
+    with _zip_of("hugoblox-academic-cv", tmp_path) as upload:
+        refused = admin_client.post("/admin/import-site/", {"site": upload, "name": "x" * 201})
+
+    assert refused.status_code == 200 and "hugoblox-academic-cv.zip" in refused.content.decode()
+    preview = admin_client.post(
+        "/admin/import-site/", {"site__kept": _kept(refused, "site"), "name": ""}
+    )
+    assert preview.status_code == 200 and "A Hugo Blox site" in preview.content.decode()
+    assert not Publication.objects.exists()  # a preview, nothing written
+
+
+def test_kept_files_of_any_kind_go_after_a_day():
+    first = kept_uploads.keep(SimpleUploadedFile("old.zip", b"PK old"))
+    folder = settings.KEPT_UPLOADS_DIR
+    (stale,) = os.listdir(folder)
+    day_and_more = time.time() - kept_uploads.MAX_AGE - 60
+    os.utime(folder / stale, (day_and_more, day_and_more))
+
+    kept_uploads.keep(SimpleUploadedFile("new.pdf", _pdf()))
+
+    assert stale not in os.listdir(folder) and len(os.listdir(folder)) == 1
+    assert kept_uploads.take(first) is None

@@ -18,7 +18,7 @@ from core.languages import first_written, require_one, translated
 from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
-from core.weblinks import WebURLField, is_web_url
+from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_web_url
 from people.models import Person
 
 _YEAR_AT_END = re.compile(r"-(?:19|20)\d{2}$")
@@ -99,12 +99,24 @@ class Course(models.Model):
             help_text=MARKDOWN_HELP,
         )
     )
-    page_url = WebURLField(
-        "course page", blank=True, help_text="The course's own site (https://…)."
+    # A course's page, syllabus or materials may be pages of this site ("/teaching-notes/"),
+    # shown in the visitor's language (core/weblinks.py).
+    page_url = SiteOrWebURLField(
+        "course page",
+        blank=True,
+        help_text="The course's own site: a page of this site (/…, shown in the visitor's "
+        "language) or a web address (https://…).",
     )
-    syllabus_url = WebURLField("syllabus", blank=True, help_text="Its syllabus (https://…).")
-    materials_url = WebURLField(
-        "materials", blank=True, help_text="Its slides, notes or exercises (https://…)."
+    syllabus_url = SiteOrWebURLField(
+        "syllabus",
+        blank=True,
+        help_text="Its syllabus: a page or file of this site (/…) or a web address (https://…).",
+    )
+    materials_url = SiteOrWebURLField(
+        "materials",
+        blank=True,
+        help_text="Its slides, notes or exercises: a page or file of this site (/…) or a web "
+        "address (https://…).",
     )
     video_url = WebURLField("recordings", blank=True, help_text="Its lectures' videos (https://…).")
     is_published = models.BooleanField(
@@ -156,16 +168,17 @@ class Course(models.Model):
 
     @property
     def links(self):
-        """(label, address) of its page, syllabus, materials and recordings."""
+        """(label, address) of its page, syllabus, materials and recordings; those on this
+        site as the page's language has them."""
         return [
             (label, url)
             for label, url in [
-                (_("Course page"), self.page_url),
-                (_("Syllabus"), self.syllabus_url),
-                (_("Materials"), self.materials_url),
-                (_("Recordings"), self.video_url),
+                (_("Course page"), site_or_web_url(self.page_url)),
+                (_("Syllabus"), site_or_web_url(self.syllabus_url)),
+                (_("Materials"), site_or_web_url(self.materials_url)),
+                (_("Recordings"), self.video_url if is_web_url(self.video_url) else ""),
             ]
-            if is_web_url(url)
+            if url
         ]
 
 
