@@ -783,6 +783,7 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
     rows, which names rows by id. Tables are those of the schema being restored into (an
     older archive's has fewer)."""
     kinds = (content.CONTENT, content.HISTORY, content.TRANSIENT)
+    deleted = []
     for current in reversed(content.models_of(kinds)):
         try:
             model = _model(state_apps, current._meta.label_lower)
@@ -793,10 +794,7 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
             if through is not None and through._meta.auto_created:
                 through._default_manager.all()._raw_delete(connection.alias)
         model._default_manager.all()._raw_delete(connection.alias)
-        # A raw delete sends no signal: what follows the model's rows (the search index,
-        # whose documents of a model the archive has no rows of would outlive them) is told
-        # here, as a change to every row of it.
-        changes.changed(current, using=connection.alias)
+        deleted.append(current)
     # The demo's record names rows by id: kept over other rows, remove_demo would take them.
     try:
         state_apps.get_model("labsite", "demorow")
@@ -804,6 +802,12 @@ def _delete_content(*, accounts: bool, state_apps: Any = global_apps) -> None:
         pass  # a schema from before the record: the migration back dropped its table
     else:
         DemoRow.objects.all()._raw_delete(connection.alias)
+    # A raw delete sends no signal: what follows the rows (the search index, whose documents
+    # of a model the archive has no rows of would outlive them) is told once all are gone,
+    # as a change to every row of each model (told earlier, outside a transaction, the
+    # exports' worker would write entries again for papers not yet deleted).
+    for model in deleted:
+        changes.changed(model, using=connection.alias)
     if accounts:
         LogEntry.objects.all().delete()
         User.objects.all().delete()
