@@ -569,6 +569,7 @@ def import_lab(
                 if older:
                     call_command("migrate", verbosity=0)
             staged.move_into_place()
+        _files_restored(say)
     return manifest
 
 
@@ -683,6 +684,16 @@ def _holds_exactly(archive: Archive) -> bool:
         if digest.hexdigest() != manifest["sha256"].get(f"media/{name}"):
             return False
     return True
+
+
+def _files_restored(say: Callable[[str], None]) -> None:
+    """What a model makes from its restored files (the media library's renditions): each
+    content model with a `files_restored()` classmethod is asked, once the files are in
+    place. Renditions are made again rather than carried, as they follow from the file."""
+    for model in content.models_of():
+        made = getattr(model, "files_restored", None)
+        if made is not None:
+            say(f"{model._meta.verbose_name_plural}: {made():,} made again")
 
 
 @contextmanager
