@@ -73,14 +73,16 @@ class Entry(NamedTuple):
     legend: list  # Markers its author list shows
 
 
-def papers(publications) -> list[Publication]:
+def papers(publications, *, tags: bool = True) -> list[Publication]:
     """The papers of the queryset `publications`, with their venues, featured images,
-    awards, tags and author rows (plain rows, with the people they link): five queries
-    however many papers."""
+    awards, tags (unless `tags` is False: the exports write none) and author rows (plain
+    rows, with the people they link): five queries however many papers, four without
+    tags."""
+    prefetched: list[Any] = [Prefetch("awards", to_attr="listed_awards")]
+    if tags:
+        prefetched.append("tags")
     found = list(
-        publications.select_related("venue", "featured_image").prefetch_related(
-            Prefetch("awards", to_attr="listed_awards"), "tags"
-        )
+        publications.select_related("venue", "featured_image").prefetch_related(*prefetched)
     )
     if not found:
         return found
