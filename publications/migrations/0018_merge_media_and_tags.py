@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('publications', '0014_featured_image_and_tags'),
-        ('publications', '0017_text_size_limits'),
+        ("publications", "0014_featured_image_and_tags"),
+        ("publications", "0017_text_size_limits"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('talks', '0008_featured_image_and_tags'),
-        ('talks', '0008_text_size_limits'),
+        ("talks", "0008_featured_image_and_tags"),
+        ("talks", "0008_text_size_limits"),
     ]
 
-    operations = [
-    ]
+    operations = []

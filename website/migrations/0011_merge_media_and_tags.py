@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('website', '0007_featured_images_and_tags'),
-        ('website', '0010_text_size_limits'),
+        ("website", "0007_featured_images_and_tags"),
+        ("website", "0010_text_size_limits"),
     ]
 
-    operations = [
-    ]
+    operations = []
