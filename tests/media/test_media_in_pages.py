@@ -135,6 +135,21 @@ def test_no_request_decodes_or_encodes_an_image(client, tagged, monkeypatch):
     assert calls == []
 
 
+def test_a_gallery_in_a_text_keeps_its_grid_and_a_figure_its_credit(client):
+    gallery = factories.GalleryFactory(name="retreat", title="The retreat")
+    for position in (1, 2):
+        factories.GalleryItemFactory(gallery=gallery, position=position)
+    factories.MediaItemFactory(name="cluster", credit="Photo: Lin Wei")
+    factories.PageFactory(slug="lab", body="![](media:gallery/retreat)\n\n![](media:cluster)")
+
+    html = client.get("/lab/").content.decode()
+
+    # the sanitiser keeps the classes site.css lays the grid and the credit out with
+    assert '<figure class="gallery"><ul class="gallery__grid">' in html
+    assert html.count('<figure class="gallery__item">') == 2
+    assert '<span class="figure__credit">Photo: Lin Wei</span>' in html
+
+
 def test_the_posts_list_reads_images_and_tags_in_a_fixed_number_of_queries(
     client, photo, django_assert_max_num_queries
 ):
