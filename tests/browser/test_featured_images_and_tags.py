@@ -1,6 +1,6 @@
 """In Chromium, through the admin: a lab admin uploads an image with its alt text in both
-languages; a member writes a post with it as the featured image and two tags; visitors see
-the post, the posts list and the tag's page (which lists a paper too) with srcset, alt text
+languages; a member writes a post with it as the featured image, a gallery in its text and
+two tags; visitors see the post, the posts list and the tag's page (which lists a paper too) with srcset, alt text
 and captions, at 1,280 and 390 px, light and dark. Screenshots go to SCREENSHOTS (a folder)
 when it is set."""
 
@@ -82,6 +82,9 @@ def test_a_post_with_a_featured_image_and_tags_in_both_languages_and_sizes(
         name="memory systems", name_zh_hans="内存系统", slug="memory-systems"
     )
     factories.TagFactory(name="llm serving", slug="llm-serving")
+    retreat = factories.GalleryFactory(name="retreat", title="The lab's retreat, 2026")
+    for position in (1, 2, 3):
+        factories.GalleryItemFactory(gallery=retreat, position=position)
     admin_context.close()
 
     # a paper carries one of the tags
@@ -96,8 +99,9 @@ def test_a_post_with_a_featured_image_and_tags_in_both_languages_and_sizes(
     page.fill("#id_title_zh_hans", "我们的新集群投入使用")
     page.fill("#id_date", "2026-03-02")
     page.fill("#id_summary_en", "Four racks, 64 GPUs, one disaggregated KV cache.")
-    page.fill("#id_body_en", "The cluster serves **Mooncake** experiments from today.")
-    page.fill("#id_body_zh_hans", "集群从今天起运行 **Mooncake** 实验。")
+    gallery = "\n\n![The retreat](media:gallery/retreat)\n"
+    page.fill("#id_body_en", "The cluster serves **Mooncake** experiments from today." + gallery)
+    page.fill("#id_body_zh_hans", "集群从今天起运行 **Mooncake** 实验。" + gallery)
     _pick(page, "featured_image", "cluster")
     _pick(page, "tags", "memory")
     _pick(page, "tags", "llm")
@@ -138,6 +142,14 @@ def test_a_post_with_a_featured_image_and_tags_in_both_languages_and_sizes(
                 assert drawn <= (1920 if width > 400 else 1280)
                 tags = visitor.locator(".tag-list .tag").all_inner_texts()
                 assert len(tags) == 2
+                # the gallery in its text: a grid of three, each drawn once scrolled to
+                grid = visitor.locator("figure.gallery img")
+                assert grid.count() == 3
+                visitor.locator("figure.gallery").scroll_into_view_if_needed()
+                visitor.wait_for_function(
+                    "() => [...document.querySelectorAll('figure.gallery img')]"
+                    ".every(img => img.complete && img.naturalWidth > 0)"
+                )
                 if shots:
                     visitor.screenshot(
                         path=f"{shots}/post-{language}-{width}-{scheme}.png", full_page=True
