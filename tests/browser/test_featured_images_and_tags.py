@@ -1,8 +1,8 @@
 """In Chromium, through the admin: a lab admin uploads an image with its alt text in both
 languages; a member writes a post with it as the featured image, a gallery in its text and
-two tags; visitors see the post, the posts list and the tag's page (which lists a paper too) with srcset, alt text
-and captions, at 1,280 and 390 px, light and dark. Screenshots go to SCREENSHOTS (a folder)
-when it is set."""
+two tags; visitors see the post, the posts list and the tag's page (which lists a paper
+too) with srcset, alt text and captions, at 1,280 and 390 px, light and dark. Screenshots
+go to SCREENSHOTS (a folder) when it is set."""
 
 import os
 from pathlib import Path
