@@ -7,6 +7,7 @@ comments) and no bytes trailing the image data.
 
 import io
 import logging
+import re
 import secrets
 import warnings
 
@@ -35,6 +36,33 @@ _SRGB = ImageCms.createProfile("sRGB")
 
 def _refuse(message, code):
     raise ValidationError(message, code=code)
+
+
+# What a file that is also a web page, a script or an archive carries (a polyglot): a
+# browser or another program told to read it as that would run it. Seven bytes and more,
+# so compressed pixels match one by chance about once in 10^16 bytes.
+_HIDDEN = re.compile(
+    rb"<script|<html|<svg[\s>]|<iframe|<object|<embed|<\?php|javascript:|<!doctype", re.IGNORECASE
+)
+_ZIP_END = b"PK\x05\x06"  # the end of a ZIP archive's directory, read from the file's end
+
+
+def refuse_hidden_content(file):
+    """Refuse (ValidationError) an image file that also carries markup, a script or an
+    archive: re-encoding would remove it, but an upload that carries one is no honest
+    photo, and its sender is told so. Reads the whole file (at most 10 MB)."""
+    size = getattr(file, "size", None)
+    if size is not None and size > MAX_UPLOAD_BYTES:
+        return  # open_upload says it is too large
+    file.seek(0)
+    data = file.read()
+    file.seek(0)
+    if _HIDDEN.search(data) or _ZIP_END in data[-65_557:]:
+        _refuse(
+            "This file is an image and something else as well (a web page, a script or an "
+            "archive is hidden in it); upload the image alone, exported afresh.",
+            "polyglot",
+        )
 
 
 def open_upload(file):
@@ -117,7 +145,9 @@ def encode(image, fmt):
             image = background
         image.save(buffer, "JPEG", quality=85, optimize=True, progressive=True)
     else:
-        image.save(buffer, "PNG", optimize=True)
+        # zlib's default level: `optimize` (level 9 and a search) took 8 s for a 1,920-px
+        # photo, eight times as long, for a file 10% smaller
+        image.save(buffer, "PNG", compress_level=6)
     return buffer.getvalue()
 
 
@@ -185,15 +215,22 @@ def delete_after_commit(storage, names):
 class SafeImageFormField(kept_uploads.KeepsUploads, forms.ImageField):
     """An upload field that runs the checks of `open_upload`, so problems are field errors;
     an upload that passed them is kept when the form is refused for another reason
-    (core/kept_uploads.py), so it need not be chosen again."""
+    (core/kept_uploads.py), so it need not be chosen again.
+    `strict` refuses polyglots too (`refuse_hidden_content`)."""
 
     default_error_messages = {"invalid_image": "Upload a JPEG, PNG, WebP or HEIC image."}
+
+    def __init__(self, *args, strict=False, **kwargs):
+        self.strict = strict
+        super().__init__(*args, **kwargs)
 
     def to_python(self, data):
         upload = forms.FileField.to_python(self, data)
         if upload is None:
             return None
         open_upload(upload)
+        if self.strict:
+            refuse_hidden_content(upload)
         upload.seek(0)
         return upload
 
@@ -210,6 +247,18 @@ class SafeImageField(models.ImageField):
     (see `Person.save`), so this field never stores the uploaded bytes.
     """
 
+    def __init__(self, *args, strict=False, **kwargs):
+        self.strict = strict
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        if self.strict:
+            kwargs["strict"] = True
+        return name, path, args, kwargs
+
     def formfield(self, **kwargs):
         kwargs.setdefault("form_class", SafeImageFormField)
+        if self.strict:
+            kwargs.setdefault("strict", True)
         return super().formfield(**kwargs)

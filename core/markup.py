@@ -150,14 +150,16 @@ ALLOWED_ATTRIBUTES = {
     **{tag: MATHML_ATTRIBUTES for tag in MATHML_TAGS},
 }
 ALLOWED_CLASSES = {
-    "span": {*STANDARD_TYPES.values()} - {""} | {"math-block", "media-missing"},
+    "span": {*STANDARD_TYPES.values()} - {""} | {"math-block", "media-missing", "figure__credit"},
     "pre": {"highlight"},
     "code": {"math-error"},
     "div": {"table-scroll", "video", "plain-text", "footnotes"},
     "nav": {"toc"},
     "sup": {"footnote-ref"},
     "a": {"footnote-backref"},
-    "figure": {"figure"},
+    # the media library's figures and galleries (media/references.py), styled in site.css
+    "figure": {"figure", "gallery", "gallery__item"},
+    "ul": {"gallery__grid"},
     "th": {"align-left", "align-center", "align-right"},
     "td": {"align-left", "align-center", "align-right"},
 }

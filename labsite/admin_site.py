@@ -10,15 +10,18 @@ from django.urls import path
 from lab.groups import is_lab_admin
 
 # Apps, and models within an app, in the order the index shows them: the site (its home,
-# pages, menu, posts, openings, themes, teaching, then its name and look), the people and
-# their work, harvesting, then the accounts and the machinery. Anything not named follows,
-# in Django's alphabetical order.
+# pages, menu, posts, openings, themes, teaching, then its name and look, then the images
+# and galleries its pages show), the people and their work, the tags that label all of it,
+# harvesting, then the accounts and the machinery. Anything not named follows, in Django's
+# alphabetical order.
 INDEX_ORDER = {
     "website": ["homesection", "page", "menuitem", "post", "opening", "theme", "course"],
     "lab": [],
+    "media": ["mediaitem", "gallery"],
     "people": ["person", "project", "newsitem"],
     "publications": ["publication", "venue"],
     "talks": ["talk", "award"],
+    "tags": ["tag"],
     "harvest": ["candidate", "harvestrun"],
     "auth": ["user", "group"],
     "axes": [],

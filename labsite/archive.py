@@ -583,6 +583,7 @@ def import_lab(
                 if older:
                     call_command("migrate", verbosity=0)
             staged.move_into_place()
+        _files_restored(say)
     return manifest
 
 
@@ -634,7 +635,23 @@ def _plan_to(targets: list[tuple[str, str | None]], executor: MigrationExecutor)
                 "The archive's manifest names a schema no migration plan reaches (its apps' "
                 f"migrations were never together where it says: {app} at {name})."
             )
-    return plan
+    return _in_reverse_of_forwards(plan, executor)
+
+
+def _in_reverse_of_forwards(plan: Any, executor: MigrationExecutor) -> Any:
+    """A backwards plan in the reverse of the forwards order. Django unapplies each migration
+    from the schema its forwards plan had just before it; where an app's branches met (a
+    merge migration), its backwards plan may unapply them in another order, and each step
+    then starts from a schema that still holds what the steps before it removed. SQLite
+    drops a column by remaking the table from that schema, so a column already dropped came
+    back (blog_url, NOT NULL, met the wave-4 archive's rows); PostgreSQL altered tables that
+    no longer had a field. In the reverse of the forwards order each step starts from the
+    schema the database has."""
+    if not plan or not all(backwards for _migration, backwards in plan):
+        return plan
+    forwards = executor.migration_plan(executor.loader.graph.leaf_nodes(), clean_start=True)
+    position = {(m.app_label, m.name): i for i, (m, _backwards) in enumerate(forwards)}
+    return sorted(plan, key=lambda step: -position[(step[0].app_label, step[0].name)])
 
 
 def _migrate_to(
@@ -697,6 +714,16 @@ def _holds_exactly(archive: Archive) -> bool:
         if digest.hexdigest() != manifest["sha256"].get(f"media/{name}"):
             return False
     return True
+
+
+def _files_restored(say: Callable[[str], None]) -> None:
+    """What a model makes from its restored files (the media library's renditions): each
+    content model with a `files_restored()` classmethod is asked, once the files are in
+    place. Renditions are made again rather than carried, as they follow from the file."""
+    for model in content.models_of():
+        made = getattr(model, "files_restored", None)
+        if made is not None:
+            say(f"{model._meta.verbose_name_plural}: {made():,} made again")
 
 
 @contextmanager

@@ -45,6 +45,7 @@ from core.changes import writes
 from labsite.models import SearchDocument, SearchTerm
 from people.models import NewsItem, Person
 from publications.models import Authorship, Publication, Venue
+from tags.models import Tag
 from talks.models import Award, Recipient, Speaker, Talk
 from website.models import Course, CourseTeacher, Opening, Page, Post, PostAuthor, Theme
 
@@ -256,6 +257,24 @@ def _course(row):
     )
 
 
+def _tag(row):
+    names = _in_languages(row, "name")
+    return Document(
+        "tag",
+        row,
+        names,
+        [(_all(names), TITLE)],
+        row.get_absolute_url,
+        texts={c: _all(names) for c in LANGUAGES},
+    )
+
+
+def _tags_in_use():
+    from labsite.pages.tags import tags_in_use  # the pages' rule: a tag with a page
+
+    return tags_in_use()
+
+
 # The kinds of public page search finds, in the order results of equal rank are listed:
 # the model, its published rows (the same queryset its pages list), its builder.
 DOCUMENTS = {
@@ -279,6 +298,7 @@ DOCUMENTS = {
     Talk: (lambda: Talk.objects.published().prefetch_related("speakers__person"), _talk),
     Award: (lambda: Award.objects.published().prefetch_related("recipients__person"), _award),
     NewsItem: (lambda: NewsItem.objects.published().select_related("person"), _news),
+    Tag: (_tags_in_use, _tag),  # a tag's page, while something published carries it
 }
 KIND_LABELS = {
     "person": _("Person"),
@@ -291,6 +311,7 @@ KIND_LABELS = {
     "talk": _("Talk"),
     "award": _("Award"),
     "news": _("News"),
+    "tag": _("Tag"),
 }
 # A row of these changes what its parent's document says: (the parent's model, the field).
 PARTS = {
@@ -332,12 +353,33 @@ def row_changed(model, row, using):
     else:
         return
     _pending.setdefault(model, set()).add(row_pk)  # None: every row of the model
+    if model in _TAGGED:
+        _tags_follow(model, row)
     if model is Person and row is not None:
         for part, parent in [(Authorship, Publication), (PostAuthor, Post), (Speaker, Talk)]:
             field_name = PARTS[part][1]
             pks = part.objects.filter(person=row).values_list(field_name, flat=True)
             _pending.setdefault(parent, set()).update(pks)
     transaction.on_commit(flush, using=using)
+
+
+# Tagged models: a change of one of their rows (tags added or taken away, published or
+# not) may give its tags a page or take it away.
+_TAGGED = {relation.related_model for relation in Tag.tagged_relations()}
+
+
+def _tags_follow(model, row):
+    """The documents of `row`'s tags are rebuilt with it (a query). The many-to-many
+    signals come before a removal too, so a tag taken away is among them; a deleted row has
+    lost its tags already, and then every tag's document is rebuilt (a query more)."""
+    if row is None:
+        _pending.setdefault(Tag, set()).add(None)
+        return
+    relation = next(r for r in Tag.tagged_relations() if r.related_model is model)
+    pks = set(Tag.objects.filter(**{relation.name: row.pk}).values_list("pk", flat=True))
+    if not pks and not model.objects.filter(pk=row.pk).exists():
+        pks = {None}
+    _pending.setdefault(Tag, set()).update(pks)
 
 
 def flush():

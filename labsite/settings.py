@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     # (settings, URLs, pages composing the apps, sitemaps, the demo).
     "core",
     "lab",
+    "media",
+    "tags",
     "people",
     "publications",
     "talks",
@@ -236,6 +238,8 @@ STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=DATA_DIR / "static")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = env.str("MEDIA_URL", default="/media/")
+# The media library's renditions (media/renditions.py), beside the uploads in the storage.
+IMAGEKIT_CACHEFILE_DIR = "renditions"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=DATA_DIR / "media")
 # Files chosen in a refused admin form, kept for a day for the next try (core/kept_uploads.py):
 # private, never served; shared by the workers of one machine.

@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import escape
 
+from labsite.pages.tags import tags_in_use
+from media.models import MediaItem
 from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
@@ -49,29 +51,48 @@ def _in_languages(address):
 
 
 def _by_slug(view, rows, kwarg="slug"):
-    """({language: address}, lastmod) for every (slug, changed) row: the view's address
-    reversed once per language, each slug put in its place (a slug needs no escaping)."""
+    """({language: address}, lastmod, image) for every (slug, changed[, image]) row: the
+    view's address reversed once per language, each slug put in its place (a slug needs no
+    escaping)."""
     patterns = _in_languages(lambda: reverse(view, kwargs={kwarg: _SLUG}))
-    for slug, changed in rows:
-        yield {language: path.replace(_SLUG, slug) for language, path in patterns.items()}, changed
+    for slug, changed, *image in rows:
+        paths = {language: path.replace(_SLUG, slug) for language, path in patterns.items()}
+        yield paths, changed, (image or [None])[0]
+
+
+_IMAGE_COLUMNS = ("featured_image__image", "featured_image__width")
+
+
+def _featured(rows):
+    """(slug, changed, the featured image's address or None) for (slug, changed, image
+    name, image width) rows: the address worked out from the name, as a page does."""
+    return [
+        (slug, changed, MediaItem(image=name, width=width).share_image.url if name else None)
+        for slug, changed, name, width in rows
+    ]
 
 
 def pages():
     """Every page with its own address, as ({language: address}, lastmod)."""
     team = [] if settings.PERSONAL_SITE else ["people:team"]
     for name in ["home", *team, "publications:list", "talks:list", "talks:awards", "news"]:
-        yield _in_languages(lambda name=name: reverse(name)), None
+        yield _in_languages(lambda name=name: reverse(name)), None, None
     people = Person.objects.published().exclude(slug=settings.PERSONAL_SITE or None)
     people = people.annotate(changed=_last_changed(Person)).order_by("slug")
     yield from _by_slug("people:detail", people.values_list("slug", "changed"))
     papers = Publication.objects.published().order_by("pk")
-    yield from _by_slug("publications:detail", papers.values_list("slug", "updated"))
+    papers = papers.values_list("slug", "updated", *_IMAGE_COLUMNS)
+    yield from _by_slug("publications:detail", _featured(papers))
     talks = Talk.objects.published().for_listing().annotate(changed=_last_changed(Talk))
     # talks with a page worth visiting (more than the line the list shows)
-    shown = [(t.slug, t.changed) for t in talks.order_by("pk") if t.has_page]
-    yield from _by_slug("talks:detail", shown)
+    shown = [t for t in talks.select_related("featured_image").order_by("pk") if t.has_page]
+    rows = [(t.slug, t.changed, t.featured_image) for t in shown]
+    yield from _by_slug(
+        "talks:detail", [(s, c, i.share_image.url if i else None) for s, c, i in rows]
+    )
     own = Page.objects.published().annotate(changed=_last_changed(Page)).order_by("address")
     yield from _by_slug("website:page", own.values_list("address", "changed"), kwarg="address")
+    yield from _list_and_pages(tags_in_use(), "tags")
     for listed, namespace in [
         (Post.objects.published(), "posts"),
         # open openings only: search engines drop a job posting once it has closed
@@ -84,10 +105,14 @@ def pages():
 
 def _list_and_pages(listed, namespace):
     """A section's list (when it lists anything: a lab that writes no posts has no posts
-    page to offer) and a page for each row listed."""
-    rows = list(listed.annotate(changed=_last_changed(listed.model)).values_list("slug", "changed"))
+    page to offer) and a page for each row listed, with its featured image if it takes one."""
+    listed = listed.annotate(changed=_last_changed(listed.model))
+    if any(field.name == "featured_image" for field in listed.model._meta.fields):
+        rows = _featured(listed.values_list("slug", "changed", *_IMAGE_COLUMNS))
+    else:
+        rows = list(listed.values_list("slug", "changed"))
     if rows:
-        yield _in_languages(lambda: reverse(f"{namespace}:list")), None
+        yield _in_languages(lambda: reverse(f"{namespace}:list")), None, None
     yield from _by_slug(f"{namespace}:detail", rows)
 
 
@@ -99,15 +124,19 @@ def sitemap(request):
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
-        'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        'xmlns:xhtml="http://www.w3.org/1999/xhtml" '
+        'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n'
     ]
-    for paths, changed in pages():
+    for paths, changed, image in pages():
         links = "".join(
             f'<xhtml:link rel="alternate" hreflang="{language}" href="{base}{paths[language]}"/>'
             for language in languages
         )
         links += f'<xhtml:link rel="alternate" hreflang="x-default" href="{base}{paths[default]}"/>'
         lastmod = f"<lastmod>{_day(changed)}</lastmod>" if changed else ""
+        if image:  # the featured image, named for image search
+            location = image if "://" in image else f"{base}{escape(image)}"
+            links += f"<image:image><image:loc>{location}</image:loc></image:image>"
         out += [
             f"<url><loc>{base}{paths[language]}</loc>{lastmod}{links}</url>"
             for language in languages

@@ -65,6 +65,8 @@ START = ["/", "/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/
 PAGEFIND_DIR = "pagefind"  # the copy's search index (Pagefind), built after the pages
 _LINK = re.compile(r'\b(href|src)="([^"]*)"')
 _LOC = re.compile(r"<loc>([^<]+)</loc>")
+# an image's renditions (`<img srcset>`, `<source srcset>`): "address 390w, address 640w"
+_SRCSET = re.compile(r'\bsrcset="([^"]*)"')
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/xml", "text/xml")
 
 
@@ -387,4 +389,9 @@ def _rewrite(page: str, site: _Site, path: str, query: str) -> tuple[str, list[s
             address = f"{parts.scheme}://{parts.netloc}{address}"
         return f'{attribute}="{html.escape(address)}"'
 
-    return _LINK.sub(replace, page), links
+    page = _LINK.sub(replace, page)
+    for match in _SRCSET.finditer(page):  # renditions are files: no address to rewrite
+        for candidate in html.unescape(match[1]).split(","):
+            if candidate.strip():
+                links.append(urljoin(here, candidate.split()[0]))
+    return page, links

@@ -27,6 +27,7 @@ urlpatterns = i18n_patterns(
     path("openings/", include("website.opening_urls")),
     path("themes/", include("website.theme_urls")),
     path("teaching/", include("website.teaching_urls")),
+    path("tags/", include("labsite.pages.tag_urls")),
     prefix_default_language=False,
 )
 urlpatterns += [

@@ -222,7 +222,7 @@ class PublicationAdmin(LabModelAdmin):
         "authorships__given_name",
         "venue__short_name",
     ]
-    autocomplete_fields = ["venue"]
+    autocomplete_fields = ["venue", "featured_image", "tags"]
     inlines = [AuthorshipInline]
     readonly_fields = ["created", "updated"]
     fieldsets = [
@@ -255,7 +255,14 @@ class PublicationAdmin(LabModelAdmin):
         ),
         (
             _("About it"),
-            {"fields": ["abstract", ("award", "note"), ("is_selected", "is_published")]},
+            {
+                "fields": [
+                    "abstract",
+                    ("award", "note"),
+                    ("featured_image", "tags"),
+                    ("is_selected", "is_published"),
+                ]
+            },
         ),
         (
             _("Citations"),

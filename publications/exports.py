@@ -578,7 +578,7 @@ def export(extension, papers):
     fresh = {}
     for start in range(0, len(stale), _BATCH):
         chosen = Publication.objects.filter(pk__in=stale[start : start + _BATCH])
-        fresh.update(_built(listing.papers(chosen), (extension,)))
+        fresh.update(_built(listing.papers(chosen, tags=False), (extension,)))
     keyed = [
         (key, text) if stamp == updated else (fresh[pk][0], fresh[pk][1][extension])
         for pk, updated, stamp, key, text in rows
@@ -598,7 +598,9 @@ def store(papers=None):
         papers.exclude(export__stamp=F("updated")).order_by("pk").values_list("pk", flat=True)
     )
     for start in range(0, len(stale), _BATCH):
-        chosen = listing.papers(Publication.objects.filter(pk__in=stale[start : start + _BATCH]))
+        chosen = listing.papers(
+            Publication.objects.filter(pk__in=stale[start : start + _BATCH]), tags=False
+        )
         built = _built(chosen, FORMATS)
         entries = [
             ExportEntry(publication_id=p.pk, stamp=p.updated, key=built[p.pk][0], **built[p.pk][1])

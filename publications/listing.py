@@ -16,8 +16,10 @@ from django.db import connection
 from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from lab.models import LabSettings
+from media.references import LIST_SIZES, picture
 from people.models import Person, shows_page
 from publications.authors import LIST, author_list
 from publications.models import Authorship, Publication
@@ -71,13 +73,16 @@ class Entry(NamedTuple):
     legend: list  # Markers its author list shows
 
 
-def papers(publications) -> list[Publication]:
-    """The papers of the queryset `publications`, with their venues, awards and author rows
-    (plain rows, with the people they link): four queries however many papers."""
+def papers(publications, *, tags: bool = True) -> list[Publication]:
+    """The papers of the queryset `publications`, with their venues, featured images,
+    awards, tags (unless `tags` is False: the exports write none) and author rows (plain
+    rows, with the people they link): five queries however many papers, four without
+    tags."""
+    prefetched: list[Any] = [Prefetch("awards", to_attr="listed_awards")]
+    if tags:
+        prefetched.append("tags")
     found = list(
-        publications.select_related("venue").prefetch_related(
-            Prefetch("awards", to_attr="listed_awards")
-        )
+        publications.select_related("venue", "featured_image").prefetch_related(*prefetched)
     )
     if not found:
         return found
@@ -103,7 +108,7 @@ def papers(publications) -> list[Publication]:
             by_paper[values[0]].append(ListedAuthor(*values[:count], person))
     for paper in found:
         # what `paper.authorships.all()` and `paper.awards.all()` then answer
-        paper._prefetched_objects_cache = {"authorships": by_paper[paper.pk]}
+        paper._prefetched_objects_cache["authorships"] = by_paper[paper.pk]
         paper._prefetched_objects_cache["awards"] = paper.listed_awards
     return found
 
@@ -144,12 +149,25 @@ def _entry_html(publication, url, authors_html, badges_html) -> SafeString:
     links = "".join(
         f'<a href="{escape(url)}">{escape(str(label))}</a>' for label, url in publication.links()
     )
+    tags = "".join(
+        f'<li><a class="tag" href="{escape(tag.get_absolute_url())}" rel="tag">'
+        f"{escape(tag.name)}</a></li>"
+        for tag in publication.tags.all()
+    )
+    image = publication.featured_image
     return mark_safe(
-        f'<li class="pub" id="pub-{escape(publication.slug)}">\n'
+        f'<li class="pub{" has-picture" if image else ""}" id="pub-{escape(publication.slug)}">\n'
         f'  <p class="pub__title"><a href="{escape(url)}">'
         f"{escape(publication.display_title)}</a></p>\n"
         f'  <p class="pub__authors">{authors_html}</p>\n'
         f'  <p class="pub__meta">{" ".join(m for m in meta if m)}</p>\n'
         + (f'  <p class="pub__links">{links}</p>\n' if links else "")
+        + (f'  <ul class="tag-list" aria-label="{escape(_("Tags"))}">{tags}</ul>\n' if tags else "")
+        + (
+            f'  <a class="pub__picture" href="{escape(url)}" tabindex="-1" aria-hidden="true">'
+            f"{picture(image, sizes=LIST_SIZES, css_class='list-picture')}</a>\n"
+            if image
+            else ""
+        )
         + "</li>\n"
     )

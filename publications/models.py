@@ -23,8 +23,10 @@ from core.names import initials, name_parts
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_web_url
+from media.fields import FeaturedImageField
 from people.models import Person, Project
 from publications import roles
+from tags.models import TagsField
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -162,11 +164,12 @@ class PublicationQuerySet(models.QuerySet):
 
     def for_listing(self):
         """Model instances of what a paper's page shows: venue, ordered authors with their
-        people, and awards, in three queries (lists of many papers read plain rows instead:
+        people, and awards, in four queries (lists of many papers read plain rows instead:
         publications.listing.papers)."""
-        return self.select_related("venue").prefetch_related(
+        return self.select_related("venue", "featured_image").prefetch_related(
             models.Prefetch("authorships", queryset=Authorship.objects.select_related("person")),
             "awards",
+            "tags",
         )
 
     def in_year(self, year):
@@ -369,6 +372,8 @@ class Publication(models.Model):
         ],
         help_text="Leave empty to make one from the first author, year and title.",
     )
+    featured_image = FeaturedImageField(related_name="featured_publications")
+    tags = TagsField(related_name="publications")
     is_published = models.BooleanField(
         "shown on the site", default=True, help_text="Untick to keep a draft out of every list."
     )

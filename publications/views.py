@@ -27,6 +27,7 @@ from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
 from publications.exports import FORMATS, roles_note, to_bibtex
 from publications.models import Publication, Venue, printed_names
 from publications.profile import ProfilePapers
+from tags.models import Tag
 
 
 class PublicationFilter(forms.Form):
@@ -54,6 +55,13 @@ class PublicationFilter(forms.Form):
     role = forms.ChoiceField(
         label=_("Role"), required=False, choices=[("", _("Any role")), *roles.CHOICES]
     )
+    tag = forms.ModelChoiceField(
+        label=_("Tag"),
+        required=False,
+        queryset=Tag.objects.none(),
+        to_field_name="slug",
+        empty_label=_("Any tag"),
+    )
     # Shown as the "All / Selected" tabs above the form, kept by it as a hidden field.
     selected = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
@@ -63,6 +71,8 @@ class PublicationFilter(forms.Form):
         self.fields["member"].queryset = Person.objects.published()
         found = years(Publication.objects.published())
         self.fields["year"].choices = [("", _("Any year")), *((int(y), y) for y in found)]
+        shown = Publication.objects.published().values("pk")
+        self.fields["tag"].queryset = Tag.objects.filter(publications__in=shown).distinct()
 
     def apply(self, publications):
         """Narrow `publications` by every filter that is valid; invalid ones show an error."""
@@ -80,6 +90,8 @@ class PublicationFilter(forms.Form):
             publications = publications.with_role(data["role"], data.get("member"))
         elif "member" in data:
             publications = publications.for_person(data["member"])
+        if "tag" in data:
+            publications = publications.filter(tags=data["tag"])
         if "selected" in data:
             publications = publications.filter(is_selected=True)
         return publications
@@ -262,6 +274,8 @@ def _scholarly_article(request, publication, authors):
         data["abstract"] = publication.abstract
     if credit := roles_note(authors):  # schema.org has no authorship roles; this text says them
         data["creditText"] = credit
+    if publication.featured_image:
+        data["image"] = request.build_absolute_uri(publication.featured_image.share_image.url)
     return data
 
 

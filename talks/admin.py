@@ -51,7 +51,7 @@ class TalkAdmin(LabModelAdmin):
         "speakers__name",
         "speakers__person__name",
     ]
-    autocomplete_fields = ["publication"]
+    autocomplete_fields = ["publication", "featured_image", "tags"]
     inlines = [SpeakerInline]
     fieldsets = [
         (
@@ -68,7 +68,14 @@ class TalkAdmin(LabModelAdmin):
         (_("Where"), {"fields": ["event", "host", ("city", "country")]}),
         (
             _("More"),
-            {"fields": [("slides_url", "video_url", "event_url"), "publication", "description"]},
+            {
+                "fields": [
+                    ("slides_url", "video_url", "event_url"),
+                    "publication",
+                    "description",
+                    ("featured_image", "tags"),
+                ]
+            },
         ),
     ]
 

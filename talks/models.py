@@ -15,8 +15,10 @@ from core.markup import DESCRIPTION_LIMIT, MARKDOWN_HELP, detect_language, text_
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_web_url
+from media.fields import FeaturedImageField
 from people.models import Person, Project
 from publications.models import Publication
+from tags.models import TagsField
 
 
 class DatedQuerySet(models.QuerySet):
@@ -102,6 +104,8 @@ class Talk(models.Model):
     description = models.TextField(
         blank=True, validators=[text_limit(DESCRIPTION_LIMIT)], help_text=MARKDOWN_HELP
     )
+    featured_image = FeaturedImageField(related_name="featured_talks")
+    tags = TagsField(related_name="talks")
     is_published = models.BooleanField("published", default=True)
     projects = models.ManyToManyField(
         Project, through="ProjectTalk", related_name="talks", blank=True
@@ -160,7 +164,11 @@ class Talk(models.Model):
     def has_page(self):
         """More than the one line a list shows: worth a page of its own."""
         return bool(
-            self.description or self.links() or self.publication_id or len(self.speakers.all()) > 1
+            self.description
+            or self.links()
+            or self.publication_id
+            or self.featured_image_id
+            or len(self.speakers.all()) > 1
         )
 
 

@@ -115,7 +115,12 @@ class TalkDetailView(DetailView):
     context_object_name = "talk"
 
     def get_queryset(self):
-        return Talk.objects.published().for_listing()
+        return (
+            Talk.objects.published()
+            .for_listing()
+            .select_related("featured_image")
+            .prefetch_related("tags")
+        )
 
 
 class AwardListView(_FilteredListView):

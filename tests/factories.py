@@ -8,8 +8,10 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
+from media import models as media
 from people import models as people
 from publications import models as publications
+from tags import models as tags
 from talks import models as talks
 from website import models as website
 
@@ -324,3 +326,54 @@ def photo_upload(size=(64, 64), color="teal", name="me.png"):
     buffer = io.BytesIO()
     Image.new("RGB", size, color).save(buffer, "PNG")
     return SimpleUploadedFile(name, buffer.getvalue())
+
+
+def photo_bytes(size=(800, 600), fmt="JPEG", **save_options):
+    """A photo-like image (a gradient, so that encoders have work to do) as file bytes."""
+    image = Image.merge(
+        "RGB",
+        (
+            Image.linear_gradient("L").resize(size),
+            Image.radial_gradient("L").resize(size),
+            Image.linear_gradient("L").rotate(90).resize(size),
+        ),
+    )
+    buffer = io.BytesIO()
+    image.save(buffer, fmt, **save_options)
+    return buffer.getvalue()
+
+
+class MediaItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = media.MediaItem
+
+    name = factory.Sequence(lambda n: f"image-{n}")
+    image = factory.LazyFunction(
+        lambda: SimpleUploadedFile("photo.jpg", photo_bytes(), content_type="image/jpeg")
+    )
+    alt = factory.Sequence(lambda n: f"Picture number {n}")
+    alt_zh_hans = factory.Sequence(lambda n: f"第 {n} 张图")
+
+
+class GalleryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = media.Gallery
+
+    name = factory.Sequence(lambda n: f"gallery-{n}")
+    title = "The lab's retreat"
+
+
+class GalleryItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = media.GalleryItem
+
+    gallery = factory.SubFactory(GalleryFactory)
+    item = factory.SubFactory(MediaItemFactory)
+
+
+class TagFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = tags.Tag
+
+    name = factory.Sequence(lambda n: f"topic {n}")
+    slug = factory.Sequence(lambda n: f"topic-{n}")

@@ -7,6 +7,8 @@ The steps, in order (each checks the invariants below before the next begins):
  3. a member edits a paper's title and their own profile; the lab writes a page (in the
     menu), a research theme, an opening and a post; the opening is closed early, today; a
     course is given again the next year; the lab's address is written in Chinese;
+    then two images are uploaded through the admin, one featured on the post and shown in
+    the page's text, replaced, kept while used (the admin says where), the other deleted;
  4. week 1: a harvest over recorded answers, from two of the five sources;
  5. review: one work accepted, one rejected, one disowned ("not mine");
  6. week 2: every source answers, one more work appears, counts move; a preprint and then
@@ -53,6 +55,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import Group
 from django.core import mail
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
@@ -66,6 +70,7 @@ from harvest.models import Candidate, HarvestRun
 from lab.models import LabSettings
 from labsite import archive, search
 from labsite.models import SearchDocument, SearchTerm
+from media.models import MediaItem
 from people.models import Person
 from publications import importing
 from publications.importing.citations import refresh_counts
@@ -169,6 +174,11 @@ def searched(query):
     return [result.url for result in search.find(query).results]
 
 
+def facts_of(row):
+    """The fields `facts()` keeps of `row`."""
+    return [f.attname for f in row._meta.concrete_fields if f.attname not in DERIVED]
+
+
 def served(client, path):
     page = client.get(path)
     assert page.status_code == 200, path
@@ -241,7 +251,7 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
         # pages in the menu, its courses, and its name in the lab's settings
         new={"Person", "Link", "Education", "Experience", "NewsItem"}
         | {"Publication", "Authorship", "Venue", "Page", "MenuItem"}
-        | {"Course", "CourseTeacher"},
+        | {"Course", "CourseTeacher", "Tag"},
         changed=named,
     )
     call_command("import_site", str(SITE), "--apply", stdout=io.StringIO())
@@ -251,7 +261,8 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     papers = Publication.objects.count()
     call_command("import_publications", str(BIBTEX), stdout=io.StringIO())
     assert Publication.objects.count() > papers
-    year.step("a BibTeX file imported", new={"Publication", "Authorship", "Venue"})
+    # its keywords are the papers' tags
+    year.step("a BibTeX file imported", new={"Publication", "Authorship", "Venue", "Tag"})
 
     # 3. a member edits a paper and their profile; no page built before is served after
     paper = Publication.objects.order_by("pk").first()
@@ -323,6 +334,53 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
         "a course given again the next year; the lab's address in Chinese",
         new={"Course"},
         changed={("LabSettings", lab.pk, "address_zh_hans")},
+    )
+
+    # 3e. media: two images uploaded, one featured on the post and shown in the page's text;
+    # it is replaced, its deletion refused while used (the admin names where); the unused
+    # one deleted, its files with it
+    editor = Client()
+    editor.force_login(admin)
+    for name, size in [("cluster", (1200, 800)), ("unused", (600, 400))]:
+        url = "/admin/media/mediaitem/add/"
+        upload = SimpleUploadedFile(f"{name}.jpg", factories.photo_bytes(size))
+        data = form_data(editor.get(url), image=upload, name=name, alt_en=f"The {name}")
+        data["alt_zh_hans"] = f"{name} 的照片"
+        assert editor.post(url, data).status_code == 302
+    cluster, unused = MediaItem.objects.get(name="cluster"), MediaItem.objects.get(name="unused")
+    post = Post.objects.get(title_en="What we learned this spring")
+    post.featured_image = cluster
+    post.save()
+    page.body = "Our machines: ![Racks](media:cluster)"
+    page.save()
+    assert cluster.srcset("webp") in served(visitor, post.get_absolute_url())
+    year.step(
+        "two images uploaded, one featured on a post and shown in a page",
+        new={"MediaItem"},
+        changed={("Post", post.pk, "featured_image_id"), ("Page", page.pk, "body_en")},
+    )
+    url = f"/admin/media/mediaitem/{cluster.pk}/change/"
+    old_files = [cluster.image.name, *cluster.rendition_names()]
+    upload = SimpleUploadedFile("new.jpg", factories.photo_bytes((900, 600)))
+    assert editor.post(url, form_data(editor.get(url), image=upload)).status_code == 302
+    cluster.refresh_from_db()
+    assert not any(default_storage.exists(name) for name in old_files)
+    assert cluster.srcset("webp") in served(visitor, post.get_absolute_url())
+    year.step(
+        "the featured image replaced",
+        changed={("MediaItem", cluster.pk, field) for field in ("image", "width", "height")},
+    )
+    delete = f"/admin/media/mediaitem/{cluster.pk}/delete/"
+    refusal = editor.get(delete).content.decode()
+    assert "What we learned this spring" in refusal and "Join us" in refusal
+    editor.post(delete, {"post": "yes"})
+    unused_files = [unused.image.name, *unused.rendition_names()]
+    response = editor.post(f"/admin/media/mediaitem/{unused.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not any(default_storage.exists(name) for name in unused_files)
+    year.step(
+        "the used image kept, the unused one deleted",
+        changed={("MediaItem", unused.pk, f) for f in facts_of(unused)},
     )
 
     # 4. week 1: two sources

@@ -92,11 +92,13 @@ class PostAdmin(LabModelAdmin):
     prepopulated_fields = {"slug": ["title_en"]}
     inlines = [PostAuthorInline]
     actions = ["confirm_authorship", "decline_authorship"]
+    autocomplete_fields = ["featured_image", "tags"]
     fields = [
         tuple(in_languages("title")),
         ("slug", "date"),
         tuple(in_languages("summary")),
         tuple(in_languages("body")),
+        ("featured_image", "tags"),
         "is_published",
     ]
 
@@ -225,7 +227,7 @@ class ThemeAdmin(LabModelAdmin):
     list_filter = ["is_published"]
     search_fields = [*in_languages("title"), "slug"]
     prepopulated_fields = {"slug": ["title_en"]}
-    autocomplete_fields = ["members", "publications", "talks"]
+    autocomplete_fields = ["featured_image", "tags", "members", "publications", "talks"]
     fields = [
         tuple(in_languages("title")),
         ("slug", "position"),
@@ -236,6 +238,7 @@ class ThemeAdmin(LabModelAdmin):
         "talks",
         ("code_url", "data_url"),
         ("start", "end"),
+        ("featured_image", "tags"),
         "is_published",
     ]
 
@@ -289,6 +292,7 @@ class CourseAdmin(LabModelAdmin):
     search_fields = [*in_languages("title"), "code", "slug", "teachers__person__name"]
     prepopulated_fields = {"slug": ["title_en"]}
     inlines = [CourseTeacherInline]
+    autocomplete_fields = ["featured_image", "tags"]
     fields = [
         tuple(in_languages("title")),
         ("code", "slug"),
@@ -297,5 +301,6 @@ class CourseAdmin(LabModelAdmin):
         tuple(in_languages("description")),
         ("page_url", "syllabus_url"),
         ("materials_url", "video_url"),
+        ("featured_image", "tags"),
         "is_published",
     ]

@@ -4,6 +4,7 @@ themes: their list and a page each; the lab's courses: by year, and a page each.
 
 import datetime
 
+from django import forms
 from django.contrib.syndication.views import Feed
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404
@@ -14,6 +15,7 @@ from django.utils.html import escape, strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.generic import DetailView, ListView
 
 from core import queries
@@ -25,8 +27,9 @@ from publications import listing
 from publications.authors import merge_legends
 from publications.models import Publication
 from publications.views import json_ld
+from tags.models import Tag
 from talks.models import Talk
-from website.models import Course, Opening, Page, Post, Theme
+from website.models import Course, Opening, Page, Post, PostAuthor, Theme
 
 
 class PageView(DetailView):
@@ -49,8 +52,26 @@ class PageView(DetailView):
         return context
 
 
+class PostFilter(forms.Form):
+    """The posts list's filter: a tag its posts carry."""
+
+    tag = forms.ModelChoiceField(
+        label=_lazy("Tag"),
+        required=False,
+        queryset=Tag.objects.none(),
+        to_field_name="slug",
+        empty_label=_lazy("Any tag"),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        shown = Post.objects.published().values("pk")
+        self.fields["tag"].queryset = Tag.objects.filter(posts__in=shown).distinct()
+
+
 class PostListView(ListView):
-    """The lab's published posts, newest first, each with its authors and summary."""
+    """The lab's published posts, newest first, each with its authors, summary, tags and
+    featured image; `?tag=` narrows them to a tag."""
 
     template_name = "website/post_list.html"
     context_object_name = "posts"
@@ -58,10 +79,27 @@ class PostListView(ListView):
 
     @staticmethod
     def canonical_query(params):  # what the page cache keys on
-        return queries.encode(queries.paginated([], params))
+        return queries.encode(queries.paginated(queries.form_pairs(PostFilter(params)), params))
 
     def get_queryset(self):
-        return Post.objects.published().for_listing()
+        self.filter_form = PostFilter(self.request.GET)
+        posts = Post.objects.published().for_listing()
+        if self.filter_form.is_valid() and (tag := self.filter_form.cleaned_data["tag"]):
+            posts = posts.filter(tags=tag)
+        return posts
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        params = self.request.GET.copy()
+        params.pop("page", None)
+        context.update(
+            filter_form=self.filter_form,
+            is_filtered=bool(params),
+            query_string=params.urlencode(),
+            # the form only where there are tags to choose
+            show_filter=bool(self.filter_form.fields["tag"].queryset),
+        )
+        return context
 
 
 class PostView(DetailView):
@@ -100,6 +138,8 @@ def _blog_posting(request, post):
     }
     if summary := post_summary(post):
         data["description"] = summary
+    if post.featured_image:
+        data["image"] = request.build_absolute_uri(post.featured_image.share_image.url)
     return data
 
 
@@ -133,9 +173,13 @@ class PostsFeed(Feed):
 
     def items(self):
         last_edit = Post.history.filter(id=OuterRef("pk")).order_by("-history_date")
+        # the confirmed authors alone: a feed shows no tags or pictures
+        authors = Prefetch(
+            "authors", queryset=PostAuthor.objects.confirmed().select_related("person")
+        )
         return (
             Post.objects.published()
-            .for_listing()
+            .prefetch_related(authors)
             .annotate(last_edit=Subquery(last_edit.values("history_date")[:1]))[:30]
         )
 
@@ -260,7 +304,11 @@ class ThemeListView(ListView):
     context_object_name = "themes"
 
     def get_queryset(self):
-        return Theme.objects.published().prefetch_related(_published_members())
+        return (
+            Theme.objects.published()
+            .select_related("featured_image")
+            .prefetch_related(_published_members(), "tags")
+        )
 
 
 class ThemeView(DetailView):
@@ -271,7 +319,11 @@ class ThemeView(DetailView):
     context_object_name = "theme"
 
     def get_queryset(self):
-        return Theme.objects.published().prefetch_related(_published_members())
+        return (
+            Theme.objects.published()
+            .select_related("featured_image")
+            .prefetch_related(_published_members(), "tags")
+        )
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -291,7 +343,12 @@ class CourseListView(ListView):
     context_object_name = "courses"
 
     def get_queryset(self):
-        return Course.objects.published().for_listing()
+        return (
+            Course.objects.published()
+            .for_listing()
+            .select_related("featured_image")
+            .prefetch_related("tags")
+        )
 
 
 class CourseView(DetailView):
@@ -312,4 +369,9 @@ class CourseView(DetailView):
             return redirect(moved, permanent=True)
 
     def get_queryset(self):
-        return Course.objects.published().for_listing()
+        return (
+            Course.objects.published()
+            .for_listing()
+            .select_related("featured_image")
+            .prefetch_related("tags")
+        )

@@ -84,7 +84,7 @@ def _about(row, lab):
 
 
 def _themes(row, lab):
-    themes = list(Theme.objects.published()[: row.shown_count])
+    themes = list(Theme.objects.published().select_related("featured_image")[: row.shown_count])
     return {"heading": _("Research"), "themes": themes} if themes else None
 
 

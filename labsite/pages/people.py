@@ -161,7 +161,8 @@ class ProfileView(DetailView):
         rows = section_rows(person)
         posts = []
         if person.has_post_authors:
-            posts = list(Post.objects.published().for_person(person)[:_PROFILE_POSTS])
+            posts = Post.objects.published().for_person(person).select_related("featured_image")
+            posts = list(posts[:_PROFILE_POSTS])
         context["papers"] = papers
         context["rows"] = rows
         courses = courses_taught(person)

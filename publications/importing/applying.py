@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.text import slugify
 from simple_history.utils import bulk_create_with_history
 
 from core.bulk import insert_with_history
@@ -18,6 +19,7 @@ from publications.importing.planning import (
     merge_authors,
 )
 from publications.models import Authorship, Publication, title_key
+from tags.models import Tag, split_keywords
 
 
 @dataclass
@@ -50,6 +52,7 @@ def apply(plans: list[Plan], *, skip_invalid: bool = False, user: Any = None) ->
         for item in plans:
             if item.action == UPDATE:
                 _update(item, user)
+        _tag_from_keywords([item for item in plans if item.action in (NEW, UPDATE)])
         summary.created = sum(item.action == NEW for item in plans)
         summary.updated = sum(item.action == UPDATE for item in plans)
         summary.unchanged = sum(item.action == UNCHANGED for item in plans)
@@ -96,3 +99,22 @@ def _update(item: Plan, user: Any) -> None:
             row._history_user = user  # type: ignore[attr-defined]
             row.save()
     bulk_create_with_history(new_rows, Authorship, default_user=user)
+
+
+def _tag_from_keywords(plans: list[Plan]) -> None:
+    """A paper's BibTeX `keywords` become its tags (the field is kept with the paper too,
+    for exports): tags are added, never taken away, so a tag a lab admin added stays.
+    A few queries and one insert for the whole import."""
+    words = {
+        item.written().pk: split_keywords(item.record.source_fields.get("keywords", ""))
+        for item in plans
+    }
+    tags = Tag.objects.named([word for found in words.values() for word in found])
+    through = Publication.tags.through
+    rows = [
+        through(publication_id=pk, tag_id=tags[slugify(word)[:100]].pk)
+        for pk, found in words.items()
+        for word in found
+        if slugify(word)[:100] in tags
+    ]
+    through.objects.bulk_create(rows, ignore_conflicts=True)

@@ -45,6 +45,23 @@ def page_types(transactional_db):
     call_command("load_demo", verbosity=0)
     papers = Publication.objects.published()
     talk = next(t for t in Talk.objects.published().for_listing() if t.has_page)
+    # the media library and tags: a post with a featured image, a figure and a gallery in
+    # its text, tagged like a paper; the tags' pages
+    cluster = factories.MediaItemFactory(name="cluster", caption="The lab's GPU cluster")
+    gallery = factories.GalleryFactory(name="retreat")
+    for position in (1, 2, 3):
+        factories.GalleryItemFactory(gallery=gallery, position=position)
+    post = Post.objects.get(slug="mooncake-open-source-2024")
+    post.featured_image = cluster
+    for field in ("body_en", "body_zh_hans"):
+        text = "\n\n![The cluster](media:cluster)\n\n![The retreat](media:gallery/retreat)\n"
+        setattr(post, field, getattr(post, field) + text)
+    post.save()
+    tag = factories.TagFactory(name="memory systems", slug="memory-systems")
+    tag.name_zh_hans = "内存系统"
+    tag.save()
+    post.tags.add(tag)
+    papers.filter(kind="conference").first().tags.add(tag)
     english = [
         "/",  # the home the demo lab composed: banner, about, themes, news, … contact
         "/people/",
@@ -63,13 +80,15 @@ def page_types(transactional_db):
         "/join-us/",  # the lab's own page, in the menu
         "/join-us/interns/",  # a subpage, written in English only
         "/posts/",
-        "/posts/mooncake-open-source-2024/",  # a post by two members, in both languages
+        "/posts/mooncake-open-source-2024/",  # by two members, in both languages, with media
         "/openings/",
         "/openings/phd-kvcache-systems/",
         "/themes/",
         "/themes/kvcache-centric-serving/",  # its people, papers and code
         "/teaching/",
         "/teaching/systems-for-large-language-models-2025/",  # its teachers, links, text
+        "/tags/",
+        "/tags/memory-systems/",  # a post (its featured image) and a paper
         "/search/",
         "/search/?q=Mooncake+serving",  # results of every kind, the matched words marked
         "/no-such-page/",

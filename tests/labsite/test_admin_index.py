@@ -1,5 +1,6 @@
-"""The admin's first page lists what a lab admin builds first: the site, then the people and
-their work, then harvesting, then accounts and the machinery."""
+"""The admin's first page lists what a lab admin builds first: the site (with its images),
+then the people and their work, the tags, then harvesting, then accounts and the
+machinery."""
 
 import re
 
@@ -25,9 +26,11 @@ def test_the_site_building_models_come_first_then_people_work_harvest_and_machin
     assert _sections(html) == [
         "website",
         "lab",
+        "media",
         "people",
         "publications",
         "talks",
+        "tags",
         "harvest",
         "auth",
         "axes",
@@ -42,11 +45,13 @@ def test_the_site_building_models_come_first_then_people_work_harvest_and_machin
         "theme",
         "course",
     ]
+    assert _models(html, "media") == ["mediaitem", "gallery"]
 
 
 def test_a_lab_admin_sees_the_same_order(cast, signed_in):
     html = signed_in(cast["admin"]).get("/admin/").content.decode()
 
     sections = _sections(html)
-    assert sections.index("website") < sections.index("people") < sections.index("harvest")
+    assert sections.index("website") < sections.index("media") < sections.index("people")
+    assert sections.index("people") < sections.index("tags") < sections.index("harvest")
     assert sections.index("harvest") < sections.index("auth")

@@ -84,6 +84,26 @@ MATRIX = {
         "other": ["ok", "ok", "view-only", "denied", "ok", "unchanged"],
         "anonymous": ["login"] * 5 + ["unchanged"],
     },
+    # The media library and the tags: members upload images and add tags, and pick them;
+    # lab admins change, merge and delete them. Galleries are the lab admins' alone.
+    "mediaitem": {
+        "admin": ["ok"] * 6,
+        "owner": ["ok", "ok", "view-only", "denied", "ok", "unchanged"],
+        "other": ["ok", "ok", "view-only", "denied", "ok", "unchanged"],
+        "anonymous": ["login"] * 5 + ["unchanged"],
+    },
+    "tag": {
+        "admin": ["ok"] * 6,
+        "owner": ["ok", "ok", "view-only", "denied", "ok", "unchanged"],
+        "other": ["ok", "ok", "view-only", "denied", "ok", "unchanged"],
+        "anonymous": ["login"] * 5 + ["unchanged"],
+    },
+    "gallery": {
+        "admin": ["ok"] * 6,
+        "owner": ["denied"] * 5 + ["unchanged"],
+        "other": ["denied"] * 5 + ["unchanged"],
+        "anonymous": ["login"] * 5 + ["unchanged"],
+    },
     "labsettings": {
         "admin": ["redirect", "denied", "ok", "denied", "ok", "ok"],
         "owner": ["denied"] * 5 + ["unchanged"],
@@ -104,6 +124,9 @@ APPS = {
     "opening": "website",
     "homesection": "website",
     "labsettings": "lab",
+    "mediaitem": "media",
+    "gallery": "media",
+    "tag": "tags",
 }
 
 
@@ -128,6 +151,12 @@ def _owned_object(model, owner_person):
         return factories.HomeSectionFactory(heading="Lab news")
     if model == "venue":
         return factories.VenueFactory(short_name="SOSP", name="Symposium")
+    if model == "mediaitem":
+        return factories.MediaItemFactory(credit="Photo: the lab")
+    if model == "gallery":
+        return factories.GalleryFactory(title="Retreat")
+    if model == "tag":
+        return factories.TagFactory(name="memory")
     return LabSettings.load()
 
 
@@ -140,6 +169,9 @@ FORGED = {
     "award": ("name", "forged"),
     "venue": ("name", "forged"),
     "post": ("title_en", "forged"),
+    "mediaitem": ("credit", "forged"),
+    "gallery": ("title_en", "forged"),
+    "tag": ("name_en", "forged"),
     "page": ("title_en", "forged"),
     "opening": ("title_en", "forged"),
     "homesection": ("heading_en", "forged"),

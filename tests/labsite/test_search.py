@@ -198,6 +198,35 @@ def test_an_import_is_indexed_by_the_worker_for_its_new_papers_only(
     assert _titles("dendrites") == ["An older paper on dendrites"]
 
 
+def test_a_tag_is_found_in_both_languages_while_something_published_carries_it(
+    db, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        tag = factories.TagFactory(name="Photonic interconnects", slug="photonics")
+        tag.name_zh_hans = "光互连"
+        tag.save()
+        draft = factories.PostFactory(title="A draft", is_published=False)
+        draft.tags.add(tag)
+    assert _titles("photonic") == []  # a tag nothing published carries has no page
+
+    with django_capture_on_commit_callbacks(execute=True):
+        post = factories.PostFactory(title="Light between racks", is_published=True)
+        post.tags.add(tag)
+    assert "Photonic interconnects" in _titles("photonic interconnects")
+    assert "光互连" in _titles("光互连", language="zh-hans")
+    found = next(r for r in search.find("photonic").results if r.kind == "tag")
+    assert found.url == "/tags/photonics/" and found.kind_label == "Tag"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        post.tags.remove(tag)
+    assert _titles("photonic") == []
+    with django_capture_on_commit_callbacks(execute=True):
+        post.tags.add(tag)
+    with django_capture_on_commit_callbacks(execute=True):
+        post.delete()  # its tags are gone before the delete's signal: every tag is looked at
+    assert _titles("photonic") == []
+
+
 def test_a_renamed_member_is_found_by_the_new_name_in_their_papers(
     db, django_capture_on_commit_callbacks
 ):

@@ -238,3 +238,33 @@ def test_a_run_that_meets_a_failing_page_removes_nothing(demo, tmp_path, monkeyp
 
     assert result.broken == ["start → /no-such-page/"]
     assert result.removed == [] and sorted(p for p in tmp_path.rglob("*") if p.is_file()) == files
+
+
+_IMAGE_ADDRESSES = re.compile(r'\b(?:src|srcset)="([^"]*)"')
+
+
+def test_the_copy_carries_featured_images_every_rendition_and_the_tags_pages(demo, tmp_path):
+    photo = factories.MediaItemFactory(name="cluster")
+    post = factories.PostFactory(slug="new-cluster", featured_image=photo)
+    tag = factories.TagFactory(name="memory systems", slug="memory")
+    post.tags.add(tag)
+    Publication.objects.published().first().tags.add(tag)
+
+    result = export_static(tmp_path, "http://testserver/")
+
+    assert result.broken == []
+    assert served(tmp_path, "/tags/memory/") and served(tmp_path, "/zh-hans/tags/memory/")
+    images, broken = set(), []
+    for page in tmp_path.rglob("*.html"):
+        here = "/" + page.relative_to(tmp_path).as_posix()
+        for value in _IMAGE_ADDRESSES.findall(page.read_text()):
+            for candidate in html.unescape(value).split(","):
+                if not candidate.strip():
+                    continue
+                path = urlsplit(urljoin(f"http://lab{here}", candidate.split()[0])).path
+                if "/renditions/" in path:
+                    images.add(path)
+                    if served(tmp_path, path) is None:
+                        broken.append(f"{here} → {path}")
+    assert broken == []
+    assert images == {f"/media/{name}" for name in photo.rendition_names()}

@@ -183,11 +183,11 @@ def test_profile_query_count_is_pinned_and_independent_of_section_sizes(
 
     # The lab settings row is read once per request, so every worker sees an edit at once;
     # each kind of section is one query (section introductions included), a project's
-    # results, papers and talks one each, and the papers three (with their venues, their
-    # awards, their author rows: publications.listing). A section without rows costs no
-    # query (test_profile_publications: 5 queries for a profile of papers only), and the
-    # site's menu one.
-    with django_assert_max_num_queries(25):
+    # results, papers and talks one each, and the papers four (with their venues and
+    # featured images, their awards, their tags, their author rows: publications.listing).
+    # A section without rows costs no query (test_profile_publications: 5 queries for a
+    # profile of papers only), and the site's menu one.
+    with django_assert_max_num_queries(26):
         client.get("/people/large/")
     assert _profile_queries(client, "/people/small/") == _profile_queries(client, "/people/large/")
 

@@ -155,8 +155,8 @@ def test_profile_query_count_is_the_same_with_10_and_300_publications(
     # the person (with which of their sections have rows: here none, so no section is
     # queried), their papers with venues, the papers' awards, their author rows with the
     # people they link, the lab settings, and the readings of their citation counts (the
-    # citation chart), and the site's menu
-    with django_assert_max_num_queries(7):
+    # citation chart), the papers' tags, and the site's menu
+    with django_assert_max_num_queries(8):
         client.get("/people/many/")
     assert _queries(client, "/people/few/") == _queries(client, "/people/many/")
 

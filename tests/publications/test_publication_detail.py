@@ -125,7 +125,8 @@ def test_detail_query_count_is_pinned_and_the_same_with_10_and_300_publications(
     with CaptureQueriesContext(connection) as with_300:
         client.get(url)
 
-    assert len(with_300) == len(with_10) <= 6  # the content version, the menu, then the page's own
+    # the content version, the menu, then the page's own (its tags one of them)
+    assert len(with_300) == len(with_10) <= 7
 
 
 def _venue_line(page):

@@ -54,6 +54,12 @@ def _owned(model, owner):
         return factories.RecipientFactory(person=owner).award
     if model == "venue":
         return factories.VenueFactory()
+    if model == "mediaitem":
+        return factories.MediaItemFactory()
+    if model == "gallery":
+        return factories.GalleryFactory()
+    if model == "tag":
+        return factories.TagFactory()
     if model == "labsettings":
         return LabSettings.load()
     if model == "page":
@@ -126,7 +132,9 @@ def expected(name, model, target=None):
             # an import's own page: only who started it (the owner here) sees it
             "batch": ["redirect", "redirect", "ok", "redirect"],
         }
-    elif model == "venue":
+    elif model in ("venue", "mediaitem", "tag"):
+        # shared by everyone's work: members add them (a venue, an image for their post, a
+        # tag) and pick them, and only lab admins change or delete them
         table = {
             "changelist": ["ok"] * 4,
             "add": ["ok"] * 4,
@@ -169,9 +177,9 @@ def expected(name, model, target=None):
             "delete": ["denied"] * 4,
             "history": ["ok", "denied", "denied", "denied"],
         }
-    elif model in ("page", "menuitem", "homesection", "opening", "theme", "course"):
+    elif model in ("page", "menuitem", "homesection", "opening", "theme", "course", "gallery"):
         # the lab's own pages, its menu and home, openings, research themes and courses (even
-        # one a member teaches): lab admins only
+        # one a member teaches), and the galleries its pages show: lab admins only
         lab_admins = ["ok", "ok", "denied", "denied"]
         table = {
             "changelist": lab_admins,

@@ -148,11 +148,12 @@ def test_the_posts_pages_query_counts_do_not_grow_with_the_posts(
         factories.PostAuthorFactory(post=post, person=person)
         factories.PostAuthorFactory(post=post)
 
-    # content version, lab settings, the menu, the count, the posts, their authors
-    with django_assert_max_num_queries(6):
+    # content version, lab settings, the menu, the tag filter's choices, the count, the
+    # posts (with their featured images), their authors, their tags
+    with django_assert_max_num_queries(8):
         assert client.get("/posts/").status_code == 200
-    # content version, lab settings, the menu, the post, its authors
-    with django_assert_max_num_queries(5):
+    # content version, lab settings, the menu, the post, its authors, its tags
+    with django_assert_max_num_queries(6):
         assert client.get("/posts/note-3/").status_code == 200
     # lab settings, the posts, their authors
     with django_assert_max_num_queries(4):

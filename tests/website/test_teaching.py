@@ -210,11 +210,11 @@ def test_the_teaching_pages_query_counts_do_not_grow_with_courses_and_teachers(
             factories.CourseTeacherFactory(course=course)
         factories.CourseTeacherFactory(course=course, person=None, name="Outside Teacher")
 
-    # lab settings, the menu, the courses, their teachers
-    with django_assert_max_num_queries(4):
+    # lab settings, the menu, the courses, their teachers, their tags
+    with django_assert_max_num_queries(5):
         assert client.get("/teaching/").status_code == 200
-    # lab settings, the menu, the course, its teachers
-    with django_assert_max_num_queries(4):
+    # lab settings, the menu, the course, its teachers, its tags
+    with django_assert_max_num_queries(5):
         assert client.get("/teaching/course-3-2013/").status_code == 200
     profile = _queries(client, f"/people/{person.slug}/")
     cv = _queries(client, f"/people/{person.slug}/cv/")

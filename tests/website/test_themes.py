@@ -110,10 +110,10 @@ def test_the_themes_pages_query_counts_do_not_grow_with_members_and_papers(
     for number in range(5):
         factories.ThemeFactory(slug=f"other-{number}").members.add(person)
 
-    # content version, lab settings, the menu, the themes, their members
-    with django_assert_max_num_queries(5):
+    # content version, lab settings, the menu, the themes, their members, their tags
+    with django_assert_max_num_queries(6):
         assert client.get("/themes/").status_code == 200
     # content version, lab settings, the menu, the theme, its members, its papers (four:
-    # papers, awards, authors, venues' rows), its talks (two)
-    with django_assert_max_num_queries(12):
+    # papers, awards, authors, venues' rows), its talks (two), its tags and its papers'
+    with django_assert_max_num_queries(14):
         assert client.get("/themes/big/").status_code == 200

@@ -13,7 +13,9 @@ from simple_history.models import HistoricalRecords
 from core.languages import first_written, require_one, translated
 from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.slugs import unique_slug
+from media.fields import FeaturedImageField
 from people.models import Person
+from tags.models import TagsField
 
 
 class PostQuerySet(models.QuerySet):
@@ -33,9 +35,12 @@ class PostQuerySet(models.QuerySet):
 
     def for_listing(self):
         """Each post's confirmed authors (`post.authors.all()`, what a visitor is shown)
-        with their people: one query more, however many posts."""
+        with their people, its featured image and tags: two queries more, however many
+        posts."""
         authors = PostAuthor.objects.confirmed().select_related("person")
-        return self.prefetch_related(models.Prefetch("authors", queryset=authors))
+        return self.select_related("featured_image").prefetch_related(
+            models.Prefetch("authors", queryset=authors), "tags"
+        )
 
 
 class Post(models.Model):
@@ -66,6 +71,8 @@ class Post(models.Model):
             help_text=MARKDOWN_HELP,
         )
     )
+    featured_image = FeaturedImageField(related_name="featured_posts")
+    tags = TagsField(related_name="posts")
     is_published = models.BooleanField(
         "published",
         default=False,

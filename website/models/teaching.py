@@ -19,7 +19,9 @@ from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_web_url
+from media.fields import FeaturedImageField
 from people.models import Person
+from tags.models import TagsField
 
 _YEAR_AT_END = re.compile(r"-(?:19|20)\d{2}$")
 
@@ -119,6 +121,8 @@ class Course(models.Model):
         "address (https://…).",
     )
     video_url = WebURLField("recordings", blank=True, help_text="Its lectures' videos (https://…).")
+    featured_image = FeaturedImageField(related_name="featured_courses")
+    tags = TagsField(related_name="courses")
     is_published = models.BooleanField(
         "published",
         default=False,

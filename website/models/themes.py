@@ -13,8 +13,10 @@ from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import WebURLField
+from media.fields import FeaturedImageField
 from people.models import Person
 from publications.models import Publication
+from tags.models import TagsField
 from talks.models import Talk
 
 
@@ -61,6 +63,8 @@ class Theme(models.Model):
     position = models.PositiveSmallIntegerField(
         default=100, help_text="Smaller numbers come first in the list."
     )
+    featured_image = FeaturedImageField(related_name="featured_themes")
+    tags = TagsField(related_name="themes")
     is_published = models.BooleanField(
         "published", default=False, help_text="A draft is seen by no visitor."
     )

@@ -1,0 +1,52 @@
+"""A talk takes a featured image and tags. Rolled back, the columns go."""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("media", "0001_initial"),
+        ("tags", "0001_initial"),
+        ("talks", "0007_in_two_languages"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="historicaltalk",
+            name="featured_image",
+            field=models.ForeignKey(
+                blank=True,
+                db_constraint=False,
+                help_text="An image from the media library, shown with it in lists, on its page and when a link to it is shared.",
+                null=True,
+                on_delete=django.db.models.deletion.DO_NOTHING,
+                related_name="+",
+                to="media.mediaitem",
+                verbose_name="featured image",
+            ),
+        ),
+        migrations.AddField(
+            model_name="talk",
+            name="featured_image",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="An image from the media library, shown with it in lists, on its page and when a link to it is shared.",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="featured_talks",
+                to="media.mediaitem",
+                verbose_name="featured image",
+            ),
+        ),
+        migrations.AddField(
+            model_name="talk",
+            name="tags",
+            field=models.ManyToManyField(
+                blank=True,
+                help_text="What it is about, in the lab's shared words; each tag has a page listing everything with it.",
+                related_name="talks",
+                to="tags.tag",
+            ),
+        ),
+    ]
