@@ -6,7 +6,6 @@ import re
 import time
 
 import pytest
-from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from core import kept_uploads
@@ -178,9 +177,9 @@ def test_a_refused_site_upload_keeps_its_zip(admin_client, tmp_path):
     assert not Publication.objects.exists()  # a preview, nothing written
 
 
-def test_kept_files_of_any_kind_go_after_a_day():
+def test_kept_files_of_any_kind_go_after_a_day(settings, tmp_path):
+    settings.KEPT_UPLOADS_DIR = folder = tmp_path / "kept"  # none kept by earlier tests
     first = kept_uploads.keep(SimpleUploadedFile("old.zip", b"PK old"))
-    folder = settings.KEPT_UPLOADS_DIR
     (stale,) = os.listdir(folder)
     day_and_more = time.time() - kept_uploads.MAX_AGE - 60
     os.utime(folder / stale, (day_and_more, day_and_more))
