@@ -34,7 +34,12 @@ def main():
     from core import changes
     from labsite import search
     from publications import importing
-    from tests.labsite.test_search import DEMO_QUERIES, GENERATED_QUERIES, _generated_lab
+    from tests.labsite.test_search import (
+        DEMO_QUERIES,
+        GENERATED_QUERIES,
+        _generated_lab,
+        _misses,
+    )
     from website.models import Post
 
     # 4,000 papers generated and 6,000 imported below (three imports of 2,000)
@@ -129,6 +134,14 @@ def main():
         f"median {statistics.median(times) * 1000:.1f} ms, "
         f"p95 {p95 * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms ({connection.vendor}); "
         f"a query with a typo: {len(captured)} statements"
+    )
+    misses = _misses(GENERATED_QUERIES)
+    print(
+        f"the generated lab's {len(GENERATED_QUERIES)} queries of the test set: "
+        f"{len(GENERATED_QUERIES) - len(misses)} found in the first five at {PAPERS:,} papers"
+        + "".join(
+            f"\n  missed: {query!r} (want {want!r}; got {got})" for query, want, got in misses
+        )
     )
 
 
