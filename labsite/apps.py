@@ -29,7 +29,10 @@ class LabsiteConfig(AppConfig):
 
         from labsite import search
 
-        post_migrate.connect(search.schema_changed, dispatch_uid="labsite-search-migrate")
+        # once a migrate (the signal comes once per app)
+        post_migrate.connect(
+            search.schema_changed, sender=self, dispatch_uid="labsite-search-migrate"
+        )
 
         from labsite.i18n import translate_model_texts
 

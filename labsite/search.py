@@ -499,9 +499,12 @@ def _write_batch(documents):
             )
 
 
-def schema_changed(using=DEFAULT_DB_ALIAS, **kwargs):
+def schema_changed(using=DEFAULT_DB_ALIAS, plan=None, **kwargs):
     """After a migrate: a site upgraded to the release that brought search (or whose index
-    was lost) gets its index built once, when it has content and no index yet."""
+    was lost) gets its index built once, when it has content and no index yet. (A flush
+    sends the signal too, with no plan, and leaves no content.)"""
+    if plan is None:
+        return
     executor = MigrationExecutor(connections[using])
     if executor.migration_plan(executor.loader.graph.leaf_nodes()):
         return  # a schema short of the latest (a restore on its way, a rollback): not yet

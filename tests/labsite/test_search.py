@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 from django.utils import translation
 
@@ -170,6 +171,19 @@ def test_a_restored_backup_leaves_nothing_found_that_it_does_not_hold():
 
     assert _titles("heliotrope") == []
     assert _titles("quasicrystal") == ["Quasicrystal lattices"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upgrade_to_the_release_with_search_finds_what_the_lab_holds():
+    """A lab that upgrades to the release that brought search has an index at once: the
+    migrate builds it (once, not at every app's signal, nor at a flush)."""
+    factories.PostFactory(title="Quasicrystal lattices", is_published=True)
+    call_command("migrate", "labsite", "0009_demo_rows", verbosity=0)  # the release before
+    try:
+        call_command("migrate", verbosity=0)
+        assert _titles("quasicrystal") == ["Quasicrystal lattices"]
+    finally:
+        call_command("migrate", verbosity=0)
 
 
 def test_an_import_is_indexed_by_the_worker_for_its_new_papers_only(
