@@ -12,8 +12,9 @@ class CoreConfig(AppConfig):
 
     def ready(self):
         from core import changes
-        from core.rollback import check_rollback_first
+        from core.rollback import check_rollback_first, unapply_in_reverse_of_forwards
 
         changes.connect()  # what follows a change of content: one path (core/changes.py)
 
         pre_migrate.connect(check_rollback_first, dispatch_uid="core.rollback")
+        unapply_in_reverse_of_forwards()

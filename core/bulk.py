@@ -101,7 +101,10 @@ def insert_with_history(
 ) -> None:
     """INSERT `objs` and a "+" history record for each: the rows first, then their ids read
     back by `key` (field names whose values are unique among them, e.g. ("slug",)), then
-    the records. Sets each object's pk, and tells `rows_inserted` which rows came."""
+    the records. Sets each object's pk, and tells `rows_inserted` which rows came. No rows:
+    nothing is written, and nothing told."""
+    if not objs:
+        return
     insert_rows(model, objs, tell=False)
     by_key = {tuple(getattr(o, f) for f in key): o for o in objs}
     first = key[0]

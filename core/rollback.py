@@ -7,11 +7,22 @@ their columns and rows gone) and only then refused.
 
 A rollback that would drop a table of content holding rows (unapplying the migration that
 created it: `migrate publications 0011` takes the research themes' migration back with it)
-is refused the same way, naming what it would drop."""
+is refused the same way, naming what it would drop.
+
+And a rollback unapplies migrations in the reverse of the forwards order (installed at
+start by `unapply_in_reverse_of_forwards`): Django unapplies each migration from the schema its
+forwards plan had just before it, but where an app's branches met (a merge migration) its
+backwards plan may unapply them in another order, and each step then starts from a schema
+that still holds what the steps before it removed. SQLite drops a column by remaking the
+table from that schema, so a column already dropped came back (`migrate publications 0013`
+restored blog_url, NOT NULL, beside rows that had none); PostgreSQL altered tables that no
+longer had a field. In the reverse of the forwards order each step starts from the schema
+the database has."""
 
 from django.apps import apps as global_apps
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connections
+from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.operations import CreateModel, RunPython
 
@@ -76,3 +87,22 @@ def _refuse_dropping_content(plan, using):
             + ". Archive the lab first (manage.py export_lab), or delete them; "
             "nothing was rolled back."
         )
+
+
+_django_migration_plan = MigrationExecutor.migration_plan
+
+
+def _migration_plan(executor, targets, clean_start=False):
+    plan = _django_migration_plan(executor, targets, clean_start=clean_start)
+    if not plan or not all(backwards for _migration, backwards in plan):
+        return plan
+    leaves = executor.loader.graph.leaf_nodes()
+    forwards = _django_migration_plan(executor, leaves, clean_start=True)
+    position = {(m.app_label, m.name): i for i, (m, _backwards) in enumerate(forwards)}
+    return sorted(plan, key=lambda step: -position.get((step[0].app_label, step[0].name), -1))
+
+
+def unapply_in_reverse_of_forwards():
+    """Every backwards plan (`migrate`, a restore, a test's executor) in the reverse of the
+    forwards order (see the module's docstring)."""
+    MigrationExecutor.migration_plan = _migration_plan  # type: ignore[method-assign]

@@ -635,23 +635,7 @@ def _plan_to(targets: list[tuple[str, str | None]], executor: MigrationExecutor)
                 "The archive's manifest names a schema no migration plan reaches (its apps' "
                 f"migrations were never together where it says: {app} at {name})."
             )
-    return _in_reverse_of_forwards(plan, executor)
-
-
-def _in_reverse_of_forwards(plan: Any, executor: MigrationExecutor) -> Any:
-    """A backwards plan in the reverse of the forwards order. Django unapplies each migration
-    from the schema its forwards plan had just before it; where an app's branches met (a
-    merge migration), its backwards plan may unapply them in another order, and each step
-    then starts from a schema that still holds what the steps before it removed. SQLite
-    drops a column by remaking the table from that schema, so a column already dropped came
-    back (blog_url, NOT NULL, met the wave-4 archive's rows); PostgreSQL altered tables that
-    no longer had a field. In the reverse of the forwards order each step starts from the
-    schema the database has."""
-    if not plan or not all(backwards for _migration, backwards in plan):
-        return plan
-    forwards = executor.migration_plan(executor.loader.graph.leaf_nodes(), clean_start=True)
-    position = {(m.app_label, m.name): i for i, (m, _backwards) in enumerate(forwards)}
-    return sorted(plan, key=lambda step: -position[(step[0].app_label, step[0].name)])
+    return plan  # unapplied in the reverse of the forwards order (core/rollback.py)
 
 
 def _migrate_to(
