@@ -143,7 +143,7 @@ def test_the_pdf_being_made_is_a_page_in_the_visitors_language_that_links_the_cv
 
 
 def test_the_pdf_being_made_is_answered_without_rendering_the_cv(
-    client, member, queued, monkeypatch, django_assert_max_num_queries
+    client, member, queued, monkeypatch, django_assert_max_num_queries, site_rows
 ):
     def fail(*args, **kwargs):
         raise AssertionError("the CV was rendered to answer a PDF not yet made")
