@@ -42,6 +42,12 @@ def copy_served(demo, tmp_path):
     server.shutdown()
 
 
+LOADED = """() => {
+  const titles = [...document.querySelectorAll(".pagefind-ui__result-title")].slice(0, 5);
+  return titles.length > 0 && titles.every((t) => !/^[.\\s]*$/.test(t.innerText));
+}"""
+
+
 def test_the_static_copys_search_finds_what_the_live_search_finds(browser, copy_served, shots):
     expected = dict(DEMO_QUERIES)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -53,7 +59,8 @@ def test_the_static_copys_search_finds_what_the_live_search_finds(browser, copy_
         assert any(title.startswith(expected[query]) for title in live), (query, live)
         prefix = "/zh-hans" if language == "zh-hans" else ""
         page.goto(f"{copy_served}{prefix}/search/?q={query}")
-        page.wait_for_selector(".pagefind-ui__result-title", timeout=20_000)
+        # Pagefind shows each result as ". . ." until its page's data has loaded
+        page.wait_for_function(LOADED, timeout=20_000)
         found = page.locator(".pagefind-ui__result-title").all_inner_texts()[:5]
         # the copy titles a profile "Teng Ma / 马腾" as its page does
         wanted = expected[query].replace(" (马腾)", "")
