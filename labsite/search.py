@@ -128,7 +128,10 @@ def _publication(row):
         + " "
         + " ".join(f"{a.person.name} {a.person.native_name}" for a in listed if a.person_id)
     )
-    venue = " ".join(filter(None, [row.venue.name if row.venue else "", row.container_title]))
+    # the venue's name, and the container's title where it says more (often the same words)
+    venue = " ".join(
+        dict.fromkeys(filter(None, [row.venue.name if row.venue else "", row.container_title]))
+    )
     return Document(
         "publication",
         row,

@@ -129,6 +129,18 @@ def test_results_mark_the_matched_words_and_name_their_kind(indexed_demo, client
     assert 'href="/zh-hans/people/teng-ma/"' in zh
 
 
+def test_a_papers_venue_is_named_once_when_its_container_says_the_same(
+    db, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        venue = factories.VenueFactory(short_name="TOS", name="ACM Transactions on Storage")
+        factories.PublicationFactory(
+            title="Tiered caches", venue=venue, container_title="ACM Transactions on Storage"
+        )
+    (result,) = search.find("tiered caches").results
+    assert "".join(piece for piece, _hit in result.excerpt).count("Transactions on Storage") == 1
+
+
 def test_every_page_has_the_search_box_in_its_language(indexed_demo, client):
     for path, action in [("/", "/search/"), ("/zh-hans/people/", "/zh-hans/search/")]:
         page = client.get(path).content.decode()
