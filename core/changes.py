@@ -19,8 +19,8 @@ is read once per database, again after each migrate (post_migrate), and after a 
 moves the schema without the command (`schema_moved`).
 
 What follows one row rather than a whole model (the search index) is declared as
-`on_row_change`: a function of (model, row, using), called for each row of a bulk insert
-whose ids are known, and with row None for one whose are not (every row of the model)."""
+`on_row_change`: a function of (model, rows, using), called once with every row of a bulk
+insert whose ids are known, and with [None] for one whose are not (every row of the model)."""
 
 import functools
 from collections.abc import Callable
@@ -95,8 +95,7 @@ def changed(sender: type[Model], using: str = DEFAULT_DB_ALIAS, **kwargs: object
     rows: Any = kwargs.get("rows") or [row if isinstance(row, Model) else None]
     for follower in followers("on_row_change"):
         if _has_its_tables(follower, using):
-            for each in rows:
-                follower(sender, each, using)
+            follower(sender, rows, using)
 
 
 @functools.cache

@@ -20,7 +20,7 @@ class LabsiteConfig(AppConfig):
     # date; so does a migrate (an upgrade may change what pages say).
     on_content_change = ("labsite.page_cache.content_changed",)
     # core/changes.py: each row changed puts its search document out of date.
-    on_row_change = ("labsite.search.row_changed",)
+    on_row_change = ("labsite.search.rows_changed",)
 
     def ready(self):
         from labsite import page_cache

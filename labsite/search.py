@@ -15,7 +15,8 @@ builder per kind of public page."""
 
 import datetime
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -40,7 +41,6 @@ from django_tasks import task
 from translated_fields import to_attribute
 
 from core import search_text
-from core.bulk import insert_rows
 from core.changes import writes
 from labsite.models import SearchDocument, SearchTerm
 from people.models import NewsItem, Person
@@ -57,8 +57,11 @@ MAX_TYPOS = 20  # vocabulary terms one query word may stand for
 # searchable when its page is); a larger one (an import, a harvest, a restore) by the task
 # worker, so that no request waits on thousands of documents.
 INLINE_DOCUMENTS = 50
+BATCH = 500  # documents read and written a statement
 TERMS_PER_STATEMENT = 2000  # 6,000 parameters: within SQLite's and PostgreSQL's limits
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
+# What a document written over an older one of the same key takes from the new one.
+UPDATED = ["kind", "titles", "texts", "urls", "date", "shown_from", "boost"]
 
 
 @dataclass
@@ -336,34 +339,48 @@ _pending: dict[type[models.Model], set] = {}
 
 
 @writes("labsite.SearchDocument", "labsite.SearchTerm")
-def row_changed(model, row, using):
-    """core/changes.py's follower: the row's document (or its parent's) is rebuilt when the
-    change commits. A person's name is also in their papers, posts and talks."""
-    if row is not None:
-        model = type(row)
+def rows_changed(model, rows, using):
+    """core/changes.py's follower: the documents of the changed rows (or of the rows they
+    are part of) are rebuilt when the change commits. `rows` holds None when which rows
+    changed is not known (then every row of the model). A person's name is also in their
+    papers, posts and talks. The rows of a bulk insert come together, and what they need
+    looked up is looked up once for all of them, not once a row."""
+    known = [row for row in rows if row is not None]
+    if known:
+        model = type(known[0])  # a many-to-many change names its table; the row its model
     if model in PARTS:
+        # parts inserted in bulk (rows not known): their parents are saved in the same import
         parent, attribute = PARTS[model]
-        if row is None:
-            return  # a bulk insert of parts: their parents are saved in the same import
-        model, row_pk = parent, getattr(row, attribute)
+        _queue(using, parent, {getattr(row, attribute) for row in known})
+    elif model is Venue:
+        _queue(using, Publication, _values(Publication, "venue", known, "pk"))
     elif model in DOCUMENTS:
-        row_pk = row.pk if row is not None else None
-    elif model is Venue and row is not None:
-        for pk in Publication.objects.filter(venue=row).values_list("pk", flat=True):
-            _pending.setdefault(Publication, set()).add(pk)
+        _queue(using, model, {row.pk for row in known} | ({None} if None in rows else set()))
+        if model in _TAGGED:
+            _queue(using, Tag, _tags_of(model, known, everything=None in rows))
+        if model is Person:
+            for part, parent in [(Authorship, Publication), (PostAuthor, Post), (Speaker, Talk)]:
+                _queue(using, parent, _values(part, "person", known, PARTS[part][1]))
+
+
+def _queue(using, model, pks):
+    """The documents of `model`'s rows `pks` (None among them: every row) rebuilt once the
+    change commits."""
+    if pks:
+        _pending.setdefault(model, set()).update(pks)
         transaction.on_commit(flush, using=using)
-        return
-    else:
-        return
-    _pending.setdefault(model, set()).add(row_pk)  # None: every row of the model
-    if model in _TAGGED:
-        _tags_follow(model, row)
-    if model is Person and row is not None:
-        for part, parent in [(Authorship, Publication), (PostAuthor, Post), (Speaker, Talk)]:
-            field_name = PARTS[part][1]
-            pks = part.objects.filter(person=row).values_list(field_name, flat=True)
-            _pending.setdefault(parent, set()).update(pks)
-    transaction.on_commit(flush, using=using)
+
+
+def _values(model, field_name, rows, column):
+    """`column` of the rows of `model` whose `field_name` is one of `rows` (a query for each
+    500 of them)."""
+    found: set = set()
+    for start in range(0, len(rows), 500):
+        chunk = rows[start : start + 500]
+        found.update(
+            model.objects.filter(**{f"{field_name}__in": chunk}).values_list(column, flat=True)
+        )
+    return found
 
 
 # Tagged models: a change of one of their rows (tags added or taken away, published or
@@ -371,18 +388,25 @@ def row_changed(model, row, using):
 _TAGGED = {relation.related_model for relation in Tag.tagged_relations()}
 
 
-def _tags_follow(model, row):
-    """The documents of `row`'s tags are rebuilt with it (a query). The many-to-many
+def _tags_of(model, rows, everything):
+    """The tags whose documents follow a change of `rows` of the tagged `model`: theirs (a
+    query for each 500, which also tells whether the rows are still there). The many-to-many
     signals come before a removal too, so a tag taken away is among them; a deleted row has
-    lost its tags already, and then every tag's document is rebuilt (a query more)."""
-    if row is None:
-        _pending.setdefault(Tag, set()).add(None)
-        return
+    lost its tags already, and then every tag's document is rebuilt ({None})."""
+    if everything:
+        return {None}
     relation = next(r for r in Tag.tagged_relations() if r.related_model is model)
-    pks = set(Tag.objects.filter(**{relation.name: row.pk}).values_list("pk", flat=True))
-    if not pks and not model.objects.filter(pk=row.pk).exists():
-        pks = {None}
-    _pending.setdefault(Tag, set()).update(pks)
+    pks = [row.pk for row in rows]
+    found = set()
+    for start in range(0, len(pks), 500):
+        found.update(
+            model.objects.filter(pk__in=pks[start : start + 500]).values_list(
+                "pk", relation.field.name
+            )
+        )
+    if {pk for pk, _tag in found} != set(pks):
+        return {None}
+    return {tag for _pk, tag in found if tag is not None}
 
 
 def flush():
@@ -399,7 +423,8 @@ def flush():
         index_later.enqueue({model._meta.label: pks for model, pks in changed.items()})
         return
     for model, pks in changed.items():
-        index(model, pks)
+        if pks:
+            index(model, pks)
 
 
 @task()
@@ -417,18 +442,43 @@ def index(model, pks=None):
     """Rebuilds the documents of `model`'s rows `pks` (all when None): published rows are
     (re)written, the others removed."""
     rows_of, build = DOCUMENTS[model]
-    rows = rows_of()
-    if pks is not None:
-        rows = rows.filter(pk__in=pks)
-    with transaction.atomic():
+    with _index_transaction():
         if pks is None:
             _delete("key LIKE %s", [f"{model._meta.label_lower}:%"])
-        else:
-            keys = [_key(model, pk) for pk in pks]
-            for start in range(0, len(keys), 500):
-                chunk = keys[start : start + 500]
-                _delete(f"key IN ({', '.join(['%s'] * len(chunk))})", chunk)
-        _write(build(row) for row in rows.iterator(chunk_size=500))
+            batch: list[Document] = []
+            for row in rows_of().iterator(chunk_size=BATCH):
+                batch.append(build(row))
+                if len(batch) == BATCH:
+                    _write_batch(batch)
+                    batch = []
+            _write_batch(batch)
+            return
+        # A few rows (an admin's save): read as a list, not through a server-side cursor,
+        # and written over their old documents, in four statements to PostgreSQL in all.
+        for start in range(0, len(pks), BATCH):
+            chunk = pks[start : start + BATCH]
+            documents = [build(row) for row in rows_of().filter(pk__in=chunk)]
+            shown = {document.row.pk for document in documents}
+            gone = [_key(model, pk) for pk in chunk if pk not in shown]
+            if gone:
+                _delete(f"key IN ({', '.join(['%s'] * len(gone))})", gone)
+            _write_batch(documents, replacing=True)
+
+
+@contextmanager
+def _index_transaction():
+    """A transaction for the index's own writes. On PostgreSQL its commit does not wait for
+    the disk (synchronous_commit off, for this transaction only): the index is derived from
+    content whose own commit did wait, and a server crash in the next fraction of a second
+    can lose these writes, never corrupt them; `manage.py rebuild_search_index` makes them
+    again (docs/production.md). A commit that waits took 2-4 ms here, more than a tenth of
+    an admin's save on its own."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        yield
 
 
 def _delete(where, params):
@@ -440,19 +490,11 @@ def _delete(where, params):
         cursor.execute(f"DELETE FROM labsite_searchdocument WHERE {where}", params)
 
 
-def _write(documents: Iterable[Document]):
-    batch: list[Document] = []
-    for document in documents:
-        batch.append(document)
-        if len(batch) == 500:
-            _write_batch(batch)
-            batch = []
-    if batch:
-        _write_batch(batch)
-
-
-def _write_batch(documents):
-    rows = []
+def _write_batch(documents, replacing=False):
+    """Writes `documents` and their terms. `replacing`: over the documents of the same keys
+    (their old terms removed, the rows updated in place) rather than into an empty index."""
+    if not documents:
+        return
     prefix = get_script_prefix()  # addresses are kept from the site's root, and shown
     set_script_prefix("/")  # under the prefix the page is served with (find)
     try:
@@ -465,22 +507,33 @@ def _write_batch(documents):
             urls_of.append(urls)
     finally:
         set_script_prefix(prefix)
-    for document, urls in zip(documents, urls_of, strict=True):
-        rows.append(
-            SearchDocument(
-                key=_key(type(document.row), document.row.pk),
-                kind=document.kind,
-                titles=document.titles,
-                texts={c: t[:2000] for c, t in document.texts.items()},
-                urls=urls,
-                date=document.date,
-                shown_from=document.shown_from,
-                boost=document.boost,
-            )
+    rows = [
+        SearchDocument(
+            key=_key(type(document.row), document.row.pk),
+            kind=document.kind,
+            titles=document.titles,
+            texts={c: t[:2000] for c, t in document.texts.items()},
+            urls=urls,
+            date=document.date,
+            shown_from=document.shown_from,
+            boost=document.boost,
         )
-    insert_rows(SearchDocument, rows)
-    saved = dict(
-        SearchDocument.objects.filter(key__in=[r.key for r in rows]).values_list("key", "pk")
+        for document, urls in zip(documents, urls_of, strict=True)
+    ]
+    if replacing:
+        keys = [row.key for row in rows]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "DELETE FROM labsite_searchterm WHERE document_id IN (SELECT id FROM "
+                f"labsite_searchdocument WHERE key IN ({', '.join(['%s'] * len(keys))}))",
+                keys,
+            )
+    # The ids come back with the rows (RETURNING, on SQLite and PostgreSQL alike).
+    SearchDocument.objects.bulk_create(
+        rows,
+        update_conflicts=replacing,
+        unique_fields=["key"] if replacing else None,
+        update_fields=UPDATED if replacing else None,
     )
     terms = []
     for row, document in zip(rows, documents, strict=True):
@@ -488,16 +541,15 @@ def _write_batch(documents):
         for text, weight in document.fields:
             for term in search_text.terms(text):
                 weights[term] = max(weight, weights.get(term, 0))
-        pk = saved[row.key]
-        terms += [(term, pk, weight) for term, weight in weights.items()]
+        terms += [(term, row.pk, weight) for term, weight in weights.items()]
     # Plain tuples, no model instance per term, many rows a statement: a post's few hundred
     # terms are one round trip to PostgreSQL, not one each.
     with connection.cursor() as cursor:
         for start in range(0, len(terms), TERMS_PER_STATEMENT):
             chunk = terms[start : start + TERMS_PER_STATEMENT]
-            rows = ", ".join(["(%s, %s, %s)"] * len(chunk))
+            values = ", ".join(["(%s, %s, %s)"] * len(chunk))
             cursor.execute(
-                f"INSERT INTO labsite_searchterm (term, document_id, weight) VALUES {rows}",
+                f"INSERT INTO labsite_searchterm (term, document_id, weight) VALUES {values}",
                 [value for term in chunk for value in term],
             )
 
@@ -519,7 +571,7 @@ def schema_changed(using=DEFAULT_DB_ALIAS, plan=None, **kwargs):
 
 def rebuild():
     """Every document afresh (after a restore, an upgrade, or on a lab admin's word)."""
-    with transaction.atomic():
+    with _index_transaction():
         _delete("1 = 1", [])
         for model in DOCUMENTS:
             index(model)

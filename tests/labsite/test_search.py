@@ -224,6 +224,31 @@ def test_an_import_is_indexed_by_the_worker_for_its_new_papers_only(
     assert _titles("dendrites") == ["An older paper on dendrites"]
 
 
+@pytest.mark.parametrize("rows", [3, 60])
+def test_a_bulk_insert_is_looked_up_once_not_once_a_row(db, rows):
+    """The index's follower looks up what the rows of a bulk insert are part of (a person's
+    papers, posts and talks; a paper's tags) once for all of them: an import of 60 people
+    and 60 tagged papers asks the same as one of 3 (four queries, not four a row)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from core.bulk import insert_with_history
+
+    venue = factories.VenueFactory()
+    people = [factories.PersonFactory.build(slug=f"p{n}") for n in range(rows)]
+    papers = [
+        factories.PublicationFactory.build(title=f"P{n}", slug=f"p{n}", venue=venue)
+        for n in range(rows)
+    ]
+    with CaptureQueriesContext(connection) as people_queries:
+        insert_with_history(Person, people, key=("slug",))
+    with CaptureQueriesContext(connection) as paper_queries:
+        insert_with_history(Publication, papers, key=("slug",))
+    # the insert, the ids read back, the history; then the follower's lookups
+    assert len(people_queries) == 3 + 3  # the people's papers, posts and talks
+    assert len(paper_queries) == 3 + 1  # the papers' tags (and whether they are there)
+
+
 def test_a_tag_is_found_in_both_languages_while_something_published_carries_it(
     db, django_capture_on_commit_callbacks
 ):
