@@ -1,7 +1,6 @@
 """Public publication pages: the lab's list with filters, a paper's page, exports, the feed."""
 
 import datetime
-import json
 
 from django import forms
 from django.contrib.syndication.views import Feed
@@ -17,6 +16,7 @@ from django.views.generic import DetailView, ListView
 from core import queries
 from core.documents import serve_pdf
 from core.feeds import PartialDateFeed
+from core.json_ld import json_ld
 from core.partial_dates import years
 from core.templatetags.labsite import partial_date
 from core.weblinks import is_web_url
@@ -27,7 +27,7 @@ from publications.authors import DETAIL, FEED, LIST, author_list, merge_legends
 from publications.exports import FORMATS, roles_note, to_bibtex
 from publications.models import Publication, Venue, printed_names
 from publications.profile import ProfilePapers
-from tags.models import Tag
+from tags.forms import TagFilterField
 
 
 class PublicationFilter(forms.Form):
@@ -55,13 +55,7 @@ class PublicationFilter(forms.Form):
     role = forms.ChoiceField(
         label=_("Role"), required=False, choices=[("", _("Any role")), *roles.CHOICES]
     )
-    tag = forms.ModelChoiceField(
-        label=_("Tag"),
-        required=False,
-        queryset=Tag.objects.none(),
-        to_field_name="slug",
-        empty_label=_("Any tag"),
-    )
+    tag = TagFilterField()
     # Shown as the "All / Selected" tabs above the form, kept by it as a hidden field.
     selected = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
@@ -72,7 +66,7 @@ class PublicationFilter(forms.Form):
         found = years(Publication.objects.published())
         self.fields["year"].choices = [("", _("Any year")), *((int(y), y) for y in found)]
         shown = Publication.objects.published().values("pk")
-        self.fields["tag"].queryset = Tag.objects.filter(publications__in=shown).distinct()
+        self.fields["tag"].carried_by("publications", shown)
 
     def apply(self, publications):
         """Narrow `publications` by every filter that is valid; invalid ones show an error."""
@@ -367,14 +361,3 @@ class LatestPublicationsFeed(Feed):
         if date is None or not date.month:
             return None
         return datetime.datetime(date.year, date.month, date.day or 1, tzinfo=datetime.UTC)
-
-
-def json_ld(data):
-    """Serialize for a <script type="application/ld+json"> block; <, > and & are escaped so
-    no value can close the script element."""
-    return (
-        json.dumps(data, ensure_ascii=False)
-        .replace("<", "\\u003c")
-        .replace(">", "\\u003e")
-        .replace("&", "\\u0026")
-    )

@@ -15,19 +15,18 @@ from django.utils.html import escape, strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from django.views.generic import DetailView, ListView
 
 from core import queries
 from core.feeds import AtomWithContent
+from core.json_ld import json_ld
 from core.markup import render_markdown, render_page_markdown
 from lab.models import LabSettings
 from people.models import Person
 from publications import listing
 from publications.authors import merge_legends
 from publications.models import Publication
-from publications.views import json_ld
-from tags.models import Tag
+from tags.forms import TagFilterField
 from talks.models import Talk
 from website.models import Course, Opening, Page, Post, PostAuthor, Theme
 
@@ -55,18 +54,12 @@ class PageView(DetailView):
 class PostFilter(forms.Form):
     """The posts list's filter: a tag its posts carry."""
 
-    tag = forms.ModelChoiceField(
-        label=_lazy("Tag"),
-        required=False,
-        queryset=Tag.objects.none(),
-        to_field_name="slug",
-        empty_label=_lazy("Any tag"),
-    )
+    tag = TagFilterField()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         shown = Post.objects.published().values("pk")
-        self.fields["tag"].queryset = Tag.objects.filter(posts__in=shown).distinct()
+        self.fields["tag"].carried_by("posts", shown)
 
 
 class PostListView(ListView):

@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
+from core.json_ld import json_ld
 from core.weblinks import is_web_url
 from lab.models import LabSettings
 from people.models import (
@@ -22,7 +23,6 @@ from people.models import (
 from publications import listing
 from publications.models import Publication
 from publications.profile import ProfilePapers
-from publications.views import json_ld
 from talks.models import Award, Talk
 from website.models import Course, Opening, Post
 
