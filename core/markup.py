@@ -10,7 +10,7 @@ its page and inline variants: one parser, one HTML writer, one sanitiser.
 - The writer below turns its events into HTML: headings with ids and a table of contents on
   long pages, footnotes that link both ways, tables in a scroll box, code highlighted by
   Pygments and named by its language (class="language-python"), formulas as MathML
-  (latex2mathml), videos from an allowlist of players in a sandboxed frame, images from
+  (latex2mathml), videos from an allowlist of players in a frame, images from
   allowed hosts (figures when titled), and `media:NAME` references resolved by the media
   library (`register_media_resolver`).
 - nh3 (Ammonia) then keeps only the allowed tags, attributes, classes and addresses, for the
@@ -164,10 +164,15 @@ ALLOWED_CLASSES = {
     "th": {"align-left", "align-center", "align-right"},
     "td": {"align-left", "align-center", "align-right"},
 }
-# Every frame is a sandboxed, lazily loaded player that sends only the site's origin.
+# Every frame is a lazily loaded player that sends only the site's origin and may use no
+# browser feature but fullscreen and picture-in-picture. It is not sandboxed: the players
+# need their scripts and their own origin (YouTube's reads its cookies), and the HTML
+# checker refuses sandbox="allow-scripts allow-same-origin" outright, as a frame of the
+# page's own origin could lift it. These frames are never of the site's origin (only the
+# VIDEO_HOSTS below, which the CSP's frame-src lists alone), so the browser already keeps
+# them from the page.
 FRAME_ATTRIBUTES = {
     "iframe": {
-        "sandbox": "allow-scripts allow-same-origin allow-presentation allow-popups",
         "loading": "lazy",
         "referrerpolicy": "strict-origin-when-cross-origin",
         "allow": "fullscreen; picture-in-picture",
