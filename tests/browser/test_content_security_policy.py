@@ -6,17 +6,9 @@ from django.contrib.auth.models import Group
 
 from lab.models import LabSettings
 from tests import factories
+from tests.browser.visitors import RECORD_VIOLATIONS
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-# Collects every CSP violation the page reports, before any page script runs.
-RECORD_VIOLATIONS = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  const where = `${event.sourceFile}:${event.lineNumber}`;
-  window.__violations.push(`${event.violatedDirective} ${event.blockedURI} ${where}`);
-});
-"""
 
 
 @pytest.fixture

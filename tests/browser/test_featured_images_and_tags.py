@@ -5,33 +5,16 @@ too) with srcset, alt text and captions, at 1,280 and 390 px, light and dark. Sc
 go to SCREENSHOTS (a folder) when it is set."""
 
 import os
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import Group
 
 from media.models import MediaItem
 from tests import factories
+from tests.browser.visitors import serve_media
 from website.models import Post
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _serve_media(context):
-    """The live server serves no uploads (DEBUG is off): the browser reads them from the
-    media folder, as the web server in front of the site would."""
-    root = Path(settings.MEDIA_ROOT)
-
-    def fulfil(route):
-        name = route.request.url.split(settings.MEDIA_URL, 1)[1]
-        path = root / name
-        if not path.is_file():
-            return route.fulfill(status=404, body="")
-        kind = {"webp": "image/webp", "jpg": "image/jpeg", "png": "image/png"}[path.suffix[1:]]
-        return route.fulfill(status=200, body=path.read_bytes(), content_type=kind)
-
-    context.route(f"**{settings.MEDIA_URL}**", fulfil)
 
 
 def _pick(page, field, text):
@@ -120,7 +103,7 @@ def test_a_post_with_a_featured_image_and_tags_in_both_languages_and_sizes(
             visitor_context = browser.new_context(
                 viewport={"width": width, "height": height}, color_scheme=scheme
             )
-            _serve_media(visitor_context)
+            serve_media(visitor_context)
             visitor = visitor_context.new_page()
             for language, prefix, alt in (
                 ("en", "", "Four racks of GPU servers in the machine room"),

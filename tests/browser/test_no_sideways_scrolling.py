@@ -7,6 +7,7 @@ from django.core.management import call_command
 
 from publications.models import Publication
 from talks.models import Talk
+from tests.browser.visitors import sideways_overflow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,26 +44,6 @@ def page_types(transactional_db):
     return english + ["/zh-hans" + url for url in english]
 
 
-def _overflow(page):
-    """How many px the document is wider than the window's layout width (0: none), and the
-    widest element that sticks out, to say which one does."""
-    return page.evaluate(
-        """() => {
-          const root = document.documentElement, width = root.clientWidth;
-          let culprit = "";
-          let widest = width;
-          for (const el of document.body.querySelectorAll("*")) {
-            const right = el.getBoundingClientRect().right;
-            if (right > widest) {
-              widest = right;
-              culprit = el.tagName.toLowerCase() + "." + el.className;
-            }
-          }
-          return [root.scrollWidth - width, culprit];
-        }"""
-    )
-
-
 def test_no_page_scrolls_sideways_from_320_to_1920_px(browser, live_server, page_types):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -72,7 +53,7 @@ def test_no_page_scrolls_sideways_from_320_to_1920_px(browser, live_server, page
         page.goto(live_server.url + url)
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})
-            excess, culprit = _overflow(page)
+            excess, culprit = sideways_overflow(page)
             if excess > 0:
                 sideways.append(f"{url} at {width} px: {excess} px too wide ({culprit})")
     context.close()

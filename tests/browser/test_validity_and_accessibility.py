@@ -18,10 +18,11 @@ from django.views.defaults import server_error
 
 from lab.models import LabSettings
 from labsite.outages import outage_response
+from people.models import Person
 from publications.models import Publication
 from talks.models import Talk
 from tests import factories
-from website.models import HomeSection, Opening, Post, Theme
+from website.models import Course, HomeSection, Opening, Page, Post, Theme
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,18 +46,31 @@ def page_types(transactional_db):
     call_command("load_demo", verbosity=0)
     papers = Publication.objects.published()
     talk = next(t for t in Talk.objects.published().for_listing() if t.has_page)
-    # the media library and tags: a post with a featured image, a figure and a gallery in
-    # its text, tagged like a paper; the tags' pages
+    # the media library and tags: every text a page type shows holds what a lab writes
+    # besides words (RICH_TEXT), the items with a picture of their own have a featured
+    # image, and a post is tagged like a paper; the tags' pages
     cluster = factories.MediaItemFactory(name="cluster", caption="The lab's GPU cluster")
     gallery = factories.GalleryFactory(name="retreat")
     for position in (1, 2, 3):
         factories.GalleryItemFactory(gallery=gallery, position=position)
     post = Post.objects.get(slug="mooncake-open-source-2024")
-    post.featured_image = cluster
-    for field in ("body_en", "body_zh_hans"):
-        text = "\n\n![The cluster](media:cluster)\n\n![The retreat](media:gallery/retreat)\n"
-        setattr(post, field, getattr(post, field) + text)
-    post.save()
+    paper = papers.filter(kind="conference").first()
+    texts = {
+        post: ["body"],
+        Page.objects.get(address="join-us"): ["body"],
+        Theme.objects.get(slug="kvcache-centric-serving"): ["body"],
+        Opening.objects.get(slug="phd-kvcache-systems"): ["description"],
+        Course.objects.get(slug="systems-for-large-language-models-2025"): ["description"],
+        talk: ["description"],
+        paper: ["abstract"],
+        Person.objects.get(slug="teng-ma"): ["bio"],
+        LabSettings.load(): ["about"],  # the home's about section
+    }
+    for row, fields in texts.items():
+        _write_rich_text(row, fields)
+        if hasattr(row, "featured_image"):
+            row.featured_image = cluster
+        row.save()
     tag = factories.TagFactory(name="memory systems", slug="memory-systems")
     tag.name_zh_hans = "内存系统"
     tag.save()
@@ -65,28 +79,28 @@ def page_types(transactional_db):
     english = [
         "/",  # the home the demo lab composed: banner, about, themes, news, … contact
         "/people/",
-        "/people/teng-ma/",
+        "/people/teng-ma/",  # RICH_TEXT in his bio
         "/people/teng-ma/?kind=journal",
         "/people/teng-ma/cv/",
         "/publications/",
         "/publications/?year=2025",
-        papers.filter(kind="conference").first().get_absolute_url(),
+        paper.get_absolute_url(),  # RICH_TEXT in its abstract, a featured image
         papers.filter(kind="preprint").first().get_absolute_url(),
         papers.filter(kind="patent").first().get_absolute_url(),
         "/talks/",
-        talk.get_absolute_url(),
+        talk.get_absolute_url(),  # RICH_TEXT in its description, a featured image
         "/awards/",
         "/news/",
-        "/join-us/",  # the lab's own page, in the menu
+        "/join-us/",  # the lab's own page, in the menu, RICH_TEXT in its body
         "/join-us/interns/",  # a subpage, written in English only
         "/posts/",
-        "/posts/mooncake-open-source-2024/",  # by two members, in both languages, with media
+        "/posts/mooncake-open-source-2024/",  # by two members, both languages, RICH_TEXT
         "/openings/",
-        "/openings/phd-kvcache-systems/",
+        "/openings/phd-kvcache-systems/",  # RICH_TEXT in its description
         "/themes/",
-        "/themes/kvcache-centric-serving/",  # its people, papers and code
+        "/themes/kvcache-centric-serving/",  # its people, papers and code, RICH_TEXT
         "/teaching/",
-        "/teaching/systems-for-large-language-models-2025/",  # its teachers, links, text
+        "/teaching/systems-for-large-language-models-2025/",  # its teachers, RICH_TEXT
         "/tags/",
         "/tags/memory-systems/",  # a post (its featured image) and a paper
         "/search/",
@@ -94,6 +108,49 @@ def page_types(transactional_db):
         "/no-such-page/",
     ]
     return english + ["/zh-hans" + url for url in english]
+
+
+# What a lab writes in a text besides words, through the one renderer (core/markup.py): a
+# figure and a gallery from the media library, formulas, code with its language, a video
+# and a table; written into every text of a page type that shows one, in both languages.
+RICH_TEXT = r"""
+
+### HEADING
+
+![](media:cluster)
+
+![The retreat](media:gallery/retreat)
+
+Attention costs $O(n^2)$ in the sequence length $n$:
+
+$$
+\mathrm{softmax}(x)_i = \frac{e^{x_i}}{\sum_{j=1}^{n} e^{x_j}}
+$$
+
+```python
+def transfer(blocks: list[bytes], engine) -> int:
+    return sum(engine.write(block) for block in blocks)  # one verb per block
+```
+
+https://www.youtube.com/watch?v=dQw4w9WgXcQ
+
+| System | Year | Throughput (GB/s) |
+|:-------|-----:|------------------:|
+| Mooncake | 2024 | 190.5 |
+"""
+RICH_HEADINGS = {"en": "Figures, formulas, code and a video", "zh_hans": "图、公式、代码与视频"}
+
+
+def _write_rich_text(row, fields):
+    """RICH_TEXT after each of `fields` of `row`, in each language it is kept in."""
+    for field in fields:
+        if not hasattr(row, f"{field}_en"):  # kept in one language
+            text = RICH_TEXT.replace("HEADING", RICH_HEADINGS["en"])
+            setattr(row, field, getattr(row, field) + text)
+            continue
+        for code, heading in RICH_HEADINGS.items():
+            column = f"{field}_{code}"
+            setattr(row, column, getattr(row, column) + RICH_TEXT.replace("HEADING", heading))
 
 
 def _vnu_errors(client, urls, tmp_path, extra=()):

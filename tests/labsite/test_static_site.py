@@ -243,9 +243,15 @@ def test_a_run_that_meets_a_failing_page_removes_nothing(demo, tmp_path, monkeyp
 _IMAGE_ADDRESSES = re.compile(r'\b(?:src|srcset)="([^"]*)"')
 
 
-def test_the_copy_carries_featured_images_every_rendition_and_the_tags_pages(demo, tmp_path):
+def test_the_copy_carries_every_image_of_featured_images_figures_and_galleries(demo, tmp_path):
+    """The crawl of the copy finds no broken image: every src and srcset of every page, a
+    featured image's, a figure's and a gallery's in a post's text, names a file of it."""
     photo = factories.MediaItemFactory(name="cluster")
-    post = factories.PostFactory(slug="new-cluster", featured_image=photo)
+    retreat = factories.GalleryFactory(name="retreat")
+    for position in (1, 2):
+        factories.GalleryItemFactory(gallery=retreat, position=position)
+    body = "Our cluster.\n\n![](media:cluster)\n\n![The retreat](media:gallery/retreat)\n"
+    post = factories.PostFactory(slug="new-cluster", featured_image=photo, body=body)
     tag = factories.TagFactory(name="memory systems", slug="memory")
     post.tags.add(tag)
     Publication.objects.published().first().tags.add(tag)
@@ -261,10 +267,17 @@ def test_the_copy_carries_featured_images_every_rendition_and_the_tags_pages(dem
             for candidate in html.unescape(value).split(","):
                 if not candidate.strip():
                     continue
-                path = urlsplit(urljoin(f"http://lab{here}", candidate.split()[0])).path
-                if "/renditions/" in path:
-                    images.add(path)
-                    if served(tmp_path, path) is None:
-                        broken.append(f"{here} → {path}")
+                parts = urlsplit(urljoin(f"http://lab{here}", candidate.split()[0]))
+                if parts.netloc != "lab":
+                    continue
+                if "/renditions/" in parts.path:
+                    images.add(parts.path)
+                if served(tmp_path, parts.path) is None:
+                    broken.append(f"{here} → {parts.path}")
     assert broken == []
-    assert images == {f"/media/{name}" for name in photo.rendition_names()}
+    # the figure and the gallery in the post's text brought their images' renditions too
+    shown = [photo, *(entry.item for entry in retreat.entries.all())]
+    assert images == {f"/media/{name}" for item in shown for name in item.rendition_names()}
+    figures = (tmp_path / "posts/new-cluster/index.html").read_text()
+    assert figures.count('<figure class="gallery__item">') == 2
+    assert figures.count('<figure class="figure">') == 1

@@ -103,6 +103,17 @@ def test_talk_page_shows_place_links_and_paper(client):
     assert f'href="{paper.get_absolute_url()}"' in html
 
 
+def test_a_talks_description_is_its_pages_text_whose_headings_follow_the_title(client):
+    """The description stands under the talk's h1 (no section heading between): its top
+    heading is an h2, as on a page or a course, not an h3 that skips a level."""
+    talk = TalkFactory(description="### What we showed\n\nA live demo.\n\n#### Setup\n\nTwo racks.")
+
+    html = client.get(talk.get_absolute_url()).content.decode()
+
+    assert '<h2 id="what-we-showed">What we showed</h2>' in html
+    assert '<h3 id="setup">Setup</h3>' in html
+
+
 def test_unpublished_talks_and_awards_are_hidden(client):
     teng = PersonFactory(slug="teng-ma")
     SpeakerFactory(person=teng, talk__title="Secret Talk", talk__is_published=False)
