@@ -37,6 +37,7 @@ def main():
     from tests.labsite.test_search import (
         DEMO_QUERIES,
         GENERATED_QUERIES,
+        HOSTILE,
         _generated_lab,
         _misses,
     )
@@ -134,6 +135,29 @@ def main():
         f"median {statistics.median(times) * 1000:.1f} ms, "
         f"p95 {p95 * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms ({connection.vendor}); "
         f"a query with a typo: {len(captured)} statements"
+    )
+    # The test's 500 hostile queries (its list and 480 random ones), as a visitor's request
+    # would parse them (the page number clamped as the view clamps it)
+    import random
+
+    rng = random.Random(11)
+    alphabet = [chr(c) for c in range(32, 0x3000, 7)] + ["马", "腾", "*", '"', "'", "%"]
+    hostile = list(HOSTILE) + [
+        "".join(rng.choices(alphabet, k=rng.randint(1, 300))) for _ in range(480)
+    ]
+    hostile_times = sorted(
+        best_of(
+            1,
+            lambda query=query: search.find(
+                query.replace("\x00", ""), page=rng.randint(1, search.MAX_PAGE)
+            ),
+        )
+        for query in hostile
+    )
+    print(
+        f"{len(hostile)} hostile queries: p95 "
+        f"{hostile_times[int(len(hostile_times) * 0.95) - 1] * 1000:.1f} ms, "
+        f"worst {hostile_times[-1] * 1000:.1f} ms"
     )
     misses = _misses(GENERATED_QUERIES)
     print(
