@@ -2,7 +2,7 @@
 ask for it: a hundred rows saved in one transaction queue one rewrite, not a hundred.
 
 What is queued is kept here, per connection, never read from Django's own list of commit
-hooks (the connection's private `run_on_commit`). Each piece of work is handed to
+hooks (private to the connection). Each piece of work is handed to
 `transaction.on_commit` as a hook object of its own, and only a weak reference to it is kept
 here: Django holds the hook until it runs, and lets go of it when the transaction, or the
 savepoint it was queued in, is rolled back (Django then drops the hooks queued in it).

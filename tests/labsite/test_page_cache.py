@@ -9,7 +9,7 @@ import socket
 
 import pytest
 from django.core.management import call_command
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
@@ -150,9 +150,7 @@ class Refused(Exception):
     pass
 
 
-def test_a_change_after_one_rolled_back_to_its_savepoint_makes_the_next_visit_fresh(
-    client, person
-):
+def test_a_change_after_one_rolled_back_to_its_savepoint_makes_the_next_visit_fresh(client, person):
     _cached_twice(client)
     with contextlib.suppress(Refused), transaction.atomic():
         person.name = "Teng Ma (never saved)"
@@ -165,6 +163,43 @@ def test_a_change_after_one_rolled_back_to_its_savepoint_makes_the_next_visit_fr
     response = client.get(PROFILE)
     assert response["X-Page-Cache"] == "miss"
     assert "Teng Ma (renamed)" in response.content.decode()
+
+
+@contextlib.contextmanager
+def _change_log_refused(times):
+    """The next `times` inserts into the change log fail, as a database may refuse one."""
+    left = [times]
+
+    def refuse(execute, sql, params, many, context):
+        if left[0] and sql.startswith('INSERT INTO "labsite_contentchange"'):
+            left[0] -= 1
+            raise OperationalError("could not extend file: No space left on device")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(refuse):
+        yield
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("refusals", [1, 2])
+def test_a_version_move_refused_after_a_commit_is_an_error_and_tried_again(
+    person, refusals, caplog
+):
+    """Refused once, the move is tried again at once; twice, the task worker makes it.
+    Before, Django logged the refusal and nothing moved the version: the pages of before
+    the change could be served until the next one."""
+    refused = contextlib.ExitStack()
+    with transaction.atomic():
+        person.name = "Teng Ma (renamed)"
+        person.save()
+        committed = content_version()  # as the change's own transaction left it
+        refused.enter_context(_change_log_refused(refusals))  # the inserts after the commit
+    refused.close()
+
+    assert content_version() != committed
+    errors = [r for r in caplog.records if r.name == "labsite.page_cache"]
+    assert [r.levelname for r in errors] == ["ERROR"] * refusals
+    assert "did not move after a commit" in errors[0].getMessage()
 
 
 def test_a_visitor_who_accepts_gzip_gets_the_page_compressed(client, person):
