@@ -82,7 +82,8 @@ def shown_on_pages(model: type[Model], fields: Any = None) -> bool:
     unshown."""
     if not is_content(model):
         return False
-    owner = model._meta.auto_created or model  # a many-to-many table: its model's
+    declaring = model._meta.auto_created  # a many-to-many table's: the model declaring it
+    owner: type[Model] = declaring if isinstance(declaring, type) else model
     config = global_apps.app_configs[owner._meta.app_label]
     name = owner._meta.model_name
     if name in getattr(config, "unshown_models", ()):
