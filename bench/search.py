@@ -55,9 +55,9 @@ def main():
     def without_index(function):
         """`function` run with the index's follower off (core/changes.py reads it per call)."""
         original = changes.followers
-        changes.followers = lambda declaration="on_content_change": (
-            [] if declaration == "on_row_change" else original(declaration)
-        )
+        changes.followers = lambda declaration="on_content_change": [
+            follower for follower in original(declaration) if follower is not search.rows_changed
+        ]
         try:
             return function()
         finally:

@@ -1,5 +1,5 @@
 """What counts as content, declared once and read by everything that treats content alike:
-page-cache invalidation, backups, the model texts translated for the admin, and the
+backups, page-cache invalidation, the model texts translated for the admin, and the
 permissions of the two editing roles.
 
 An app that holds content says so on its AppConfig, with its exceptions:
@@ -9,12 +9,22 @@ An app that holds content says so on its AppConfig, with its exceptions:
         transient_models = ("importbatch",)  # kept for a day, not content
         member_permissions = {"publication": ALL, "venue": ("add", "view")}
 
-Every model of such an app is then *content* (changing it changes pages; it is backed up;
-lab admins may do everything with it; members what `member_permissions` says), its
-django-simple-history twin *history* (backed up with the history), and each model named in
-`transient_models` *transient* (kept for the site's own work, never backed up; an app that
-holds no content may name its own models so too). Models of other apps (accounts, sessions,
-the admin's log) are no content.
+Every model of such an app is then *content* (it is backed up; lab admins may do everything
+with it; members what `member_permissions` says), its django-simple-history twin *history*
+(backed up with the history), and each model named in `transient_models` *transient* (kept
+for the site's own work, never backed up; an app that holds no content may name its own
+models so too). Models of other apps (accounts, sessions, the admin's log) are no content.
+
+Content is *shown on pages* (changing it changes what visitors read, so what follows a
+change, core/changes.py, follows it) but for what its app names as kept for the lab alone,
+on no page, in backups all the same:
+
+    class HarvestConfig(AppConfig):
+        unshown_models = ("candidate",)  # works waiting for review: the admin's alone
+    class PeopleConfig(AppConfig):
+        unshown_fields = {"person": ("invited",)}  # a save of these alone shows nothing new
+
+(a model's many-to-many links are shown as the model is).
 """
 
 from pathlib import Path
@@ -64,6 +74,22 @@ def kind(model: type[Model]) -> str | None:
 
 def is_content(model: type[Model]) -> bool:
     return kind(model) == CONTENT
+
+
+def shown_on_pages(model: type[Model], fields: Any = None) -> bool:
+    """Whether a change of `model`'s rows (of these fields alone, when given: a save's
+    `update_fields`) can change what a page shows: content, but not what its app declares
+    unshown."""
+    if not is_content(model):
+        return False
+    declaring = model._meta.auto_created  # a many-to-many table's: the model declaring it
+    owner: type[Model] = declaring if isinstance(declaring, type) else model
+    config = global_apps.app_configs[owner._meta.app_label]
+    name = owner._meta.model_name
+    if name in getattr(config, "unshown_models", ()):
+        return False
+    unshown = getattr(config, "unshown_fields", {}).get(name, ())
+    return not (fields and unshown and set(fields) <= set(unshown))
 
 
 def models_of(kinds: tuple[str, ...] = (CONTENT,), apps: Any = global_apps) -> list[type[Model]]:

@@ -9,4 +9,7 @@ class HarvestConfig(AppConfig):
     # decisions that a backup keeps); a run's report is the site's own log, kept, not backed up.
     holds_content = True
     transient_models = ("harvestrun",)
+    # ... and no page shows a candidate, where it was found or under which identifiers: a
+    # harvest leaves every cached page as it is (accepted, a candidate becomes a paper).
+    unshown_models = ("candidate", "workid", "provenance")
     member_permissions = {"candidate": ("change", "view")}

@@ -1,6 +1,5 @@
 from django.apps import AppConfig
 from django.contrib.admin import apps as admin_apps
-from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -16,24 +15,14 @@ class LabsiteConfig(AppConfig):
         "searchdocument",
         "searchterm",
     )
-    # core/changes.py: any change to the content makes every worker's cached pages out of
-    # date; so does a migrate (an upgrade may change what pages say).
-    on_content_change = ("labsite.page_cache.content_changed",)
+    # core/changes.py: any change to what pages show makes every worker's cached pages out
+    # of date; so does a migrate (an upgrade may change what pages say), and it builds the
+    # search index where there is none.
+    on_content_change = ("labsite.page_cache.content_changed", "labsite.search.schema_changed")
     # core/changes.py: each row changed puts its search document out of date.
     on_row_change = ("labsite.search.rows_changed",)
 
     def ready(self):
-        from labsite import page_cache
-
-        post_migrate.connect(page_cache.schema_changed, dispatch_uid="labsite-pages-migrate")
-
-        from labsite import search
-
-        # once a migrate (the signal comes once per app)
-        post_migrate.connect(
-            search.schema_changed, sender=self, dispatch_uid="labsite-search-migrate"
-        )
-
         from labsite.i18n import translate_model_texts
 
         translate_model_texts()

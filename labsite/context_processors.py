@@ -5,11 +5,8 @@ from django.utils.functional import SimpleLazyObject
 from lab.models import LabSettings
 from labsite import page_cache
 from labsite.i18n import alternates
+from labsite.page_cache import STATIC_EXPORT_KEY
 from website import menu
-
-# The WSGI environ key `export_static` sets on its requests: the page as the static copy
-# shows it. Not an HTTP header, so no visitor can send it.
-STATIC_EXPORT_KEY = "labsite.static_export"
 
 
 def lab(request):

@@ -51,18 +51,21 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.cache import cache
 from django.core.signals import setting_changed
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.http import HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
 from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
+from django_tasks import task
 
-from core import changes
+from core import after_commit, changes
 from labsite import db_deadline, version_push
-from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.models import ContentChange, ContentVersion
 from labsite.outages import outage_response
 
+# The WSGI environ key `export_static` sets on its requests: the page as the static copy
+# shows it (never stored). Not an HTTP header, so no visitor can send it.
+STATIC_EXPORT_KEY = "labsite.static_export"
 PAGE_TIMEOUT = 24 * 3600  # entries of past versions are never read again; they age out
 # The version this site read last, kept in the cache for a worker started while the
 # database does not answer.
@@ -128,15 +131,36 @@ def _start_version(using):
 
 
 def _moved():
-    """Stands among a transaction's commit hooks for "this transaction has moved the
-    version": a rollback (of the transaction, or of the savepoint it was added in) drops
-    it with the move it stands for."""
+    """Queued for the commit (core/after_commit.py) when a transaction moves the version, it
+    stands for "this transaction has moved the version": a rollback (of the transaction, or
+    of the savepoint it was queued in) drops it with the move it stands for."""
 
 
 def _moved_after_commit(using=DEFAULT_DB_ALIAS):
     """A committed change's second row: seen by every other connection at once, however
-    many rows others added while the change was under way. Now and then the log drops what
-    no version read needs any more (only its highest id counts)."""
+    many rows others added while the change was under way. Failing, it is an error, tried
+    again at once and then by the task worker: until it is added, workers may serve pages
+    built before the change (a long transaction's own row may be below one they read)."""
+    for then in ("trying again", "the task worker moves it"):
+        try:
+            _add_change(using)
+            return
+        except DatabaseError:
+            logger.error("The content version did not move after a commit: %s", then, exc_info=True)
+            if not connections[using].in_atomic_block:
+                connections[using].close_if_unusable_or_obsolete()  # a lost one: a new one
+    move_version.enqueue(using)  # failing too, an error Django logs (a robust hook)
+
+
+@task()
+def move_version(using: str = DEFAULT_DB_ALIAS) -> None:
+    """The task worker's part, when moving the version after a commit failed twice."""
+    _add_change(using)
+
+
+def _add_change(using):
+    """Adds a row to the change log, moving the version. Now and then the log drops what no
+    version read needs any more (only its highest id counts)."""
     added = ContentChange.objects.using(using).create()
     version_push.listener.moved()
     if added.pk % _PRUNE_EVERY == 0:
@@ -146,33 +170,22 @@ def _moved_after_commit(using=DEFAULT_DB_ALIAS):
 def _forget_move(connection):
     # A page read the version inside this transaction: its next change moves it again.
     if connection.in_atomic_block:
-        connection.run_on_commit = [h for h in connection.run_on_commit if h[1] is not _moved]
+        after_commit.forget(_moved, using=connection.alias)
 
 
 @changes.writes("labsite.ContentVersion", "labsite.ContentChange")
 def content_changed(sender=None, using=DEFAULT_DB_ALIAS):
-    """What follows a change of content (core/changes.py), or a migrate: the public pages
-    are out of date. Moves the version in the change's own transaction,
-    once however many rows the transaction changes, and once more when it has committed."""
+    """What follows a change of content (core/changes.py), or of every model (a migrate:
+    an upgrade may change what every page says): the public pages are out of date. Moves
+    the version in the change's own transaction, once however many rows the transaction
+    changes, and once more when it has committed."""
     version_push.listener.moved()  # this process's next hit reads it, notice or not
-    connection = connections[using]
-    if connection.in_atomic_block:
-        hooks = [hook for _savepoints, hook, _robust in connection.run_on_commit]
-        if _moved in hooks:
-            return
-        transaction.on_commit(_moved, using=using)
-        if not any(getattr(hook, "func", None) is _moved_after_commit for hook in hooks):
-            after = functools.partial(_moved_after_commit, using)
-            transaction.on_commit(after, using=using, robust=True)
+    if connections[using].in_atomic_block:
+        if not after_commit.once(_moved, using=using):
+            return  # moved already, and no page has read the version since
+        # robust: what it cannot do it says (an error), and the commit's other hooks still run
+        after_commit.once(_moved_after_commit, using, using=using, robust=True)
     ContentChange.objects.using(using).create()
-
-
-def schema_changed(using=DEFAULT_DB_ALIAS, **kwargs):
-    """post_migrate receiver: an upgrade may change what every page says. (A migration
-    back past labsite's first leaves no version to move.)"""
-    tables = set(connections[using].introspection.table_names())
-    if {ContentVersion._meta.db_table, ContentChange._meta.db_table} <= tables:
-        content_changed(using=using)
 
 
 class PublicPageCacheMiddleware:

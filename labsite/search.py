@@ -339,7 +339,7 @@ _pending: dict[type[models.Model], set] = {}
 
 
 @writes("labsite.SearchDocument", "labsite.SearchTerm")
-def rows_changed(model, rows, using):
+def rows_changed(model, rows, using, how):
     """core/changes.py's follower: the documents of the changed rows (or of the rows they
     are part of) are rebuilt when the change commits. `rows` holds None when which rows
     changed is not known (then every row of the model). A person's name is also in their
@@ -554,17 +554,18 @@ def _write_batch(documents, replacing=False):
             )
 
 
-def schema_changed(using=DEFAULT_DB_ALIAS, plan=None, **kwargs):
-    """After a migrate: a site upgraded to the release that brought search (or whose index
-    was lost) gets its index built once, when it has content and no index yet. (A flush
-    sends the signal too, with no plan, and leaves no content.)"""
-    if plan is None:
+@writes("labsite.SearchDocument", "labsite.SearchTerm")
+def schema_changed(model, using=DEFAULT_DB_ALIAS):
+    """core/changes.py's follower of a change of every model (a migrate; a change of one
+    model's rows is rows_changed's): a site upgraded to the release that brought search (or
+    whose index was lost) gets its index built once, when it has content and no index yet."""
+    if model is not None:
         return
     executor = MigrationExecutor(connections[using])
     if executor.migration_plan(executor.loader.graph.leaf_nodes()):
         return  # a schema short of the latest (a restore on its way, a rollback): not yet
     if not SearchDocument.objects.using(using).exists() and any(
-        model.objects.exists() for model in DOCUMENTS
+        each.objects.exists() for each in DOCUMENTS
     ):
         rebuild()
 

@@ -55,9 +55,8 @@ from django.utils.functional import empty
 
 from core import content
 from core.storage import local_folder
-from labsite.context_processors import STATIC_EXPORT_KEY
 from labsite.models import SearchDocument
-from labsite.page_cache import content_version
+from labsite.page_cache import STATIC_EXPORT_KEY, content_version
 
 MARKER = ".labsite-static"  # marks a folder as an export this command may prune
 QUERY_DIR = "_"

@@ -15,4 +15,7 @@ class PeopleConfig(AppConfig):
     verbose_name = _("People")
     # core/content.py: every model here is content; what a lab member may do with each
     holds_content = True
+    # ... but no page shows a member's login account or when they were invited: an
+    # invitation leaves every cached page as it is
+    unshown_fields = {"person": ("user", "invited")}
     member_permissions = {"person": ("change", "view"), **dict.fromkeys(PROFILE_SECTIONS, ALL)}

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from core import changes
 from core.documents import PdfField, pdf_upload_path
 from core.identifiers import OrcidField, normalize_doi
 from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
@@ -789,19 +790,16 @@ class ImportBatch(models.Model):
         return cls.objects.filter(created__gte=cutoff)
 
 
-def paper_changed(sender, instance, raw=False, **kwargs):
-    """An author row saved or deleted changes its paper: the paper's `updated` moves in the
-    same transaction (what stored export entries are checked against). A restore's rows
-    (`raw`) come with their own."""
-    if not raw:
-        Publication.objects.filter(pk=instance.publication_id).update(updated=timezone.now())
-
-
-def venue_changed(sender, instance, raw=False, created=False, **kwargs):
-    """A venue saved changes how its papers are cited: their `updated` moves with it (a new
-    venue has none)."""
-    if not raw and not created:
-        instance.publications.update(updated=timezone.now())
+def stamp_papers(model, rows, using, how):
+    """core/changes.py's follower of rows: an author row saved or deleted changes its paper,
+    and a venue saved (a new one has none) its papers: their `updated`, what stored export
+    entries are checked against, moves in the same transaction. A restore's rows (RAW) come
+    with their own; rows inserted in bulk come with their papers, saved with them."""
+    if model is Authorship and how in (changes.CREATED, changes.SAVED, changes.DELETED):
+        papers = {row.publication_id for row in rows}
+        Publication.objects.filter(pk__in=papers).update(updated=timezone.now())
+    elif model is Venue and how == changes.SAVED:
+        Publication.objects.filter(venue__in=rows).update(updated=timezone.now())
 
 
 class ExportEntry(models.Model):

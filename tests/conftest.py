@@ -4,6 +4,7 @@ import os
 import shutil
 import socket
 import threading
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -17,6 +18,7 @@ from django.utils import translation
 from core import content
 from lab.models import LabSettings, forget_loaded_settings
 from labsite import page_cache, version_push
+from labsite.pages.cv import PDF_FOLDER
 from labsite.views import close_health_connections
 from tests.factories import PersonFactory
 
@@ -37,6 +39,10 @@ def _clear_cache():
     # (the next request sets its own); the next test starts in English.
     translation.activate(settings.LANGUAGE_CODE)
     forget_loaded_settings()
+    # The CVs' PDFs are kept by the content version they were made at, and a test's
+    # version comes back in the next (its change-log rows are rolled back, and their ids
+    # given again): a CV test was served the PDF of another test's Teng Ma.
+    shutil.rmtree(Path(settings.MEDIA_ROOT) / PDF_FOLDER, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)

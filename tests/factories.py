@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
+from harvest import models as harvest
 from media import models as media
 from people import models as people
 from publications import models as publications
@@ -377,3 +378,11 @@ class TagFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"topic {n}")
     slug = factory.Sequence(lambda n: f"topic-{n}")
+
+
+class CandidateFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = harvest.Candidate
+
+    title = factory.Sequence(lambda n: f"A work found, number {n}")
+    year = 2025

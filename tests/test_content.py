@@ -55,3 +55,36 @@ def test_one_declaration_makes_a_model_content_everywhere(admin_user, monkeypatc
     monkeypatch.setattr(config, "transient_models", ())  # the one line that says otherwise
 
     assert _followers_of_the_declaration(admin_user) == (True, True, True, True)
+
+
+def test_content_no_page_shows_is_kept_in_backups_and_moves_no_page_version():
+    from harvest.models import Candidate
+    from people.models import Person
+
+    kept = archive.archived_models(accounts=False, history=False)
+    invitation = {"invited", "user"}  # the fields an invitation saves
+
+    assert Candidate in kept and Person in kept
+    assert not content.shown_on_pages(Candidate)
+    assert not content.shown_on_pages(Candidate.people.through)  # its links, as it is
+    assert not content.shown_on_pages(Person, invitation)
+    assert content.shown_on_pages(Person, invitation | {"name"})
+    assert content.shown_on_pages(Person)  # a whole save
+    assert not content.shown_on_pages(ImportBatch)  # no content at all
+
+
+def test_what_the_apps_declare_unshown_names_their_own_models_and_fields():
+    named = [
+        (config.get_model(name), fields)
+        for config in content.content_apps()
+        for name, fields in [
+            *((m, ()) for m in getattr(config, "unshown_models", ())),
+            *getattr(config, "unshown_fields", {}).items(),
+        ]
+    ]  # get_model: LookupError for a name the app has no model of
+
+    assert named
+    for model, fields in named:
+        assert content.is_content(model)
+        for field in fields:
+            model._meta.get_field(field)  # FieldDoesNotExist for a misspelled one

@@ -43,8 +43,7 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from lab.models import LabSettings
-from labsite.context_processors import STATIC_EXPORT_KEY
-from labsite.page_cache import content_version
+from labsite.page_cache import STATIC_EXPORT_KEY, content_version
 from labsite.pages.people import (
     Section,
     courses_taught,

@@ -9,6 +9,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from harvest.models import Candidate, HarvestRun
+from lab.models import LabSettings
+from labsite.page_cache import content_version
 from publications.models import Publication
 from tests.factories import PersonFactory, authored
 
@@ -73,6 +75,21 @@ def test_each_work_becomes_one_candidate_with_every_source_that_lists_it(
     assert "arxiv: 1 fetched, 1 new, 0 matched, 0 error(s)" in out
     assert "4 candidate(s) created." in out
     assert err == ""
+
+
+def test_a_harvest_of_new_works_leaves_every_cached_page_a_hit(services, piwowar, client):
+    """Candidates wait for review on no page: a harvest made every cached page cold."""
+    LabSettings.load()
+    pages = ["/people/", "/people/heather-piwowar/", "/publications/"]
+    for url in pages:
+        client.get(url)
+    before = content_version()
+
+    harvest()
+
+    assert Candidate.objects.filter(people=piwowar).count() == 5
+    assert content_version() == before
+    assert [client.get(url)["X-Page-Cache"] for url in pages] == ["hit"] * 3
 
 
 def test_a_work_already_in_the_lab_gives_no_candidate_and_only_fills_what_it_lacks(

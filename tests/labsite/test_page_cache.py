@@ -2,18 +2,22 @@
 ETag, and are fresh again after any change: a save, an admin edit, an import, a restore,
 a settings edit. Editors always get a freshly built page."""
 
+import contextlib
 import gzip
 import io
 import socket
 
 import pytest
 from django.core.management import call_command
+from django.db import OperationalError, connection, transaction
 from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
 
 from lab.models import LabSettings
 from labsite import archive
+from labsite.page_cache import content_version
+from people import invitations
 from people.models import Person
 from tests import factories
 from tests.admin_forms import form_data
@@ -104,6 +108,98 @@ def test_a_restore_reaches_the_pages(client, person):
 
     assert client.get(PROFILE).status_code == 200
     assert "Teng Ma" in client.get("/people/").content.decode()
+
+
+def _still_a_hit(client, change, url="/people/"):
+    """Run `change` between two visits of a page: whether the next is a hit."""
+    _cached_twice(client, url)
+    before = content_version()
+    change()
+    return content_version() == before and client.get(url)["X-Page-Cache"] == "hit"
+
+
+def _work_harvested_for(person):
+    candidate = factories.CandidateFactory(title="A Work Found for Them")
+    candidate.people.add(person)  # the member it was found for
+
+
+def _invitation_to(person):
+    invitations.invite(person, "teng@example.org")  # an account, and the stamp of the mail
+
+
+@pytest.mark.parametrize("change", [_work_harvested_for, _invitation_to])
+def test_what_no_page_shows_leaves_the_cached_pages_hits(client, person, change):
+    """A harvested candidate and an invitation's stamp are kept in backups, but no page
+    shows them: they made every cached page cold."""
+    assert _still_a_hit(client, lambda: change(person))
+    assert _still_a_hit(client, lambda: change(person), PROFILE)
+
+
+def test_a_save_of_a_field_a_page_shows_beside_one_none_shows_makes_the_next_visit_fresh(
+    client, person
+):
+    def renamed_and_invited():
+        person.name = "Teng Ma (renamed)"
+        person.save(update_fields=["invited", "name"])
+
+    assert not _still_a_hit(client, renamed_and_invited)
+    assert "Teng Ma (renamed)" in client.get("/people/").content.decode()
+
+
+class Refused(Exception):
+    pass
+
+
+def test_a_change_after_one_rolled_back_to_its_savepoint_makes_the_next_visit_fresh(client, person):
+    _cached_twice(client)
+    with contextlib.suppress(Refused), transaction.atomic():
+        person.name = "Teng Ma (never saved)"
+        person.save()  # moves the version, and the rollback takes the move back
+        raise Refused
+
+    person.name = "Teng Ma (renamed)"
+    person.save()  # moves it again
+
+    response = client.get(PROFILE)
+    assert response["X-Page-Cache"] == "miss"
+    assert "Teng Ma (renamed)" in response.content.decode()
+
+
+@contextlib.contextmanager
+def _change_log_refused(times):
+    """The next `times` inserts into the change log fail, as a database may refuse one."""
+    left = [times]
+
+    def refuse(execute, sql, params, many, context):
+        if left[0] and sql.startswith('INSERT INTO "labsite_contentchange"'):
+            left[0] -= 1
+            raise OperationalError("could not extend file: No space left on device")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(refuse):
+        yield
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("refusals", [1, 2])
+def test_a_version_move_refused_after_a_commit_is_an_error_and_tried_again(
+    person, refusals, caplog
+):
+    """Refused once, the move is tried again at once; twice, the task worker makes it.
+    Before, Django logged the refusal and nothing moved the version: the pages of before
+    the change could be served until the next one."""
+    refused = contextlib.ExitStack()
+    with transaction.atomic():
+        person.name = "Teng Ma (renamed)"
+        person.save()
+        committed = content_version()  # as the change's own transaction left it
+        refused.enter_context(_change_log_refused(refusals))  # the inserts after the commit
+    refused.close()
+
+    assert content_version() != committed
+    errors = [r for r in caplog.records if r.name == "labsite.page_cache"]
+    assert [r.levelname for r in errors] == ["ERROR"] * refusals
+    assert "did not move after a commit" in errors[0].getMessage()
 
 
 def test_a_visitor_who_accepts_gzip_gets_the_page_compressed(client, person):

@@ -6,7 +6,10 @@ import re
 import pytest
 from django.contrib.auth.models import Group
 from django.core import mail
+from django.test import Client
 
+from lab.models import LabSettings
+from labsite.page_cache import content_version
 from people.models import Person
 from tests import factories
 
@@ -40,6 +43,23 @@ def test_one_action_gives_a_member_a_login_and_mails_the_link(lab_admin_client):
     assert message.to == ["feng@example.org"] and "/accounts/reset/" in message.body
     assert person.invited is not None
     assert "not yet signed in" in lab_admin_client.get(CHANGELIST).content.decode()
+
+
+def test_an_invitation_leaves_every_cached_page_a_hit(lab_admin_client):
+    """No page shows a member's account or when they were invited: an invitation made
+    every cached page cold."""
+    LabSettings.load()
+    person = factories.PersonFactory(name="Feng Ren", slug="feng-ren", email="feng@example.org")
+    visitor, pages = Client(), ["/people/", "/people/feng-ren/"]
+    for url in pages:
+        visitor.get(url)
+    before = content_version()
+
+    _invite(lab_admin_client, person)
+
+    assert Person.objects.get(pk=person.pk).invited is not None
+    assert content_version() == before
+    assert [visitor.get(url)["X-Page-Cache"] for url in pages] == ["hit", "hit"]
 
 
 def test_sending_again_sends_a_new_link(lab_admin_client):
