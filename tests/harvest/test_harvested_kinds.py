@@ -13,8 +13,11 @@ from django.core.management import call_command
 from harvest.matching import fold
 from harvest.models import Candidate, HarvestRun
 from harvest.runs import execute
+from harvest.sources import crossref, dblp, openalex, orcid
 from lab.models import LabSettings, PublicationKind
+from publications.importing.crossref import CROSSREF_KINDS
 from publications.importing.http import NotFound
+from publications.importing.orcid import ORCID_KINDS
 from tests.admin_forms import form_data
 from tests.factories import PersonFactory
 from tests.harvest.test_kinds_against_evidence import _orcid_typed, _registered
@@ -121,6 +124,24 @@ def test_a_run_that_leaves_works_out_says_so_on_the_command_line(monkeypatch, ca
     call_command("harvest", "--person", member.slug, "--source", "orcid")
 
     assert "left out by the lab's settings: 1 poster\n" in capsys.readouterr().out
+
+
+def test_no_sources_type_is_both_a_papers_kind_and_skipped():
+    mapped = {
+        "orcid": set(ORCID_KINDS),
+        "crossref": set(CROSSREF_KINDS),
+        "openalex": {work_type for work_type, _venue in openalex.KINDS},
+        "dblp": set(dblp.KINDS),
+    }
+    skipped = {
+        "orcid": set(orcid.SKIPPED),
+        "crossref": crossref.SKIPPED,
+        "openalex": openalex.SKIPPED,
+    }
+
+    both = {name: types & skipped.get(name, set()) for name, types in mapped.items()}
+
+    assert both == {"orcid": set(), "crossref": set(), "openalex": set(), "dblp": set()}
 
 
 def test_the_kind_the_evidence_settles_decides_not_one_sources_type():
