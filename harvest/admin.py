@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from core.id_fields import IdChoiceField
 from harvest import review, tasks
 from harvest.models import Candidate, HarvestRun, Provenance, Source
+from harvest.runs import left_out_by_kind
 from lab.editing import LabModelAdmin, ValidIdsMixin, member_person
 from lab.groups import is_lab_admin
 from publications.models import Publication
@@ -371,8 +372,9 @@ class HarvestRunAdmin(ValidIdsMixin, admin.ModelAdmin):
         if work:
             parts.append(
                 format_html(
-                    "<p>{}</p>{}{}",
+                    "<p>{}</p>{}{}{}",
                     _("Candidates created: %d.") % (work.get("created") or 0),
+                    _left_out(work.get("left_out")),
                     _labelled(_("Filled in the lab's papers"), work.get("filled")),
                     _labelled(_("Problems"), work.get("problems")),
                 )
@@ -455,4 +457,15 @@ def _labelled(label, items):
         return ""
     return format_html(
         "<p>{}:</p><ul>{}</ul>", label, format_html_join("", "<li>{}</li>", ((i,) for i in items))
+    )
+
+
+def _left_out(counts):
+    """The run's new works of kinds the lab does not harvest, as one sentence."""
+    if not counts:
+        return ""
+    return format_html(
+        "<p>{}</p>",
+        _("Left out by the lab's settings (Lab settings → Harvest): %(works)s.")
+        % {"works": left_out_by_kind(counts)},
     )

@@ -116,6 +116,8 @@ class Outcome:
     new: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     matched: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     works: int = 0  # distinct new works: the candidates made (or a dry run would make)
+    # new works of a kind the lab does not harvest, by kind: counted, never candidates
+    left_out: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     filled: list[tuple[Publication, list[str]]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -304,9 +306,18 @@ def _known(keys: set[Key]) -> dict[Key, Candidate]:
     return known
 
 
-def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome:
+def fold(
+    pairs: list[tuple[Person, Found]],
+    *,
+    dry_run: bool = False,
+    kinds: Iterable[str] | None = None,
+) -> Outcome:
     """Fold the works found for people into the lab: fill the lab's papers, add to known
-    candidates, create the new ones. With `dry_run`, count and write nothing."""
+    candidates, create the new ones. With `dry_run`, count and write nothing. With `kinds`
+    (the lab's harvested kinds), a new work whose kind, once the sources' evidence is
+    weighed, is another is left out and counted by kind (a work no source gives a kind is
+    not: its reviewer decides)."""
+    wanted = None if kinds is None else set(kinds)
     outcome = Outcome()
     works = [found for _, found in pairs]
     lab = LabPapers(works)
@@ -351,6 +362,10 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
                     ),
                     None,
                 ) or _twin_of(members, twins)
+            record = merged_record(found for _, found in members) if existing is None else None
+            if record is not None and wanted is not None and record.kind not in wanted | {""}:
+                outcome.left_out[record.kind] += 1
+                continue
             counts = outcome.new if existing is None else outcome.matched
             for _, found in members:
                 counts[origin(found)] += 1
@@ -358,8 +373,8 @@ def fold(pairs: list[tuple[Person, Found]], *, dry_run: bool = False) -> Outcome
                 outcome.works += 1
             if dry_run:
                 continue
-            if existing is None:
-                described = _described(members)
+            if record is not None:
+                described = _described(record)
                 # A work the lab may hold by title alone is offered for review as that
                 # paper's other version, never filled in unseen (a dataset of the same title
                 # would bring its DOI and year).
@@ -419,9 +434,8 @@ def only_gaps(item: planning.Plan, paper: Publication) -> list[str]:
     return kept
 
 
-def _described(members: list[tuple[Person, Found]]) -> dict[str, object]:
-    """A new candidate's fields, from every source's record of it."""
-    record = merged_record(found for _, found in members)
+def _described(record: Record) -> dict[str, object]:
+    """A new candidate's fields, from every source's record of it merged (`merged_record`)."""
     return {
         "title": record.title[:1000],
         "year": record.date.year if record.date else None,

@@ -25,6 +25,7 @@ from harvest.models import HarvestRun, Source
 from harvest.sources import Found, harvesters
 from lab.models import LabSettings
 from people.models import Person
+from publications.figures import COUNTED
 from publications.importing.http import HttpClient, JsonClient
 from publications.importing.records import ImportProblem
 
@@ -181,7 +182,7 @@ def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:
     completion = Completion()
     pairs += complete(pairs, http, completion)
     report["completion"] = completion.report()  # its works' counts added below
-    outcome = fold(pairs, dry_run=run.dry_run)
+    outcome = fold(pairs, dry_run=run.dry_run, kinds=harvested_kinds())
     for name in chosen:
         report[name]["new"] = outcome.new.get(name, 0)
         report[name]["matched"] = outcome.matched.get(name, 0)
@@ -193,6 +194,7 @@ def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:
             f"{paper.display_title}: {', '.join(fields)}" for paper, fields in outcome.filled
         ],
         "problems": outcome.problems,
+        "left_out": dict(sorted(outcome.left_out.items())),
     }
     if not run.dry_run and not run.sources:  # a full run; --source reads only those
         today = timezone.localdate()
@@ -204,6 +206,22 @@ def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:
         report["stars"] = refresh_stars(scope, http, today)
     run.report = report
     return attempts, failures
+
+
+def harvested_kinds() -> list[str]:
+    """The kinds the lab's settings have the harvest bring in, as saved now (one query: a
+    task worker's settings read for an earlier run may be stale)."""
+    LabSettings.load()  # the row, made with the defaults if the lab has none yet
+    return LabSettings.objects.values_list("harvested_kinds", flat=True).get(pk=1)
+
+
+def left_out_by_kind(counts: dict[str, int]) -> str:
+    """ "1 poster, 2 theses": the run's works left out by the lab's kinds, as the report
+    says them."""
+    return ", ".join(
+        str(COUNTED[kind] % {"count": n}) if kind in COUNTED else f"{n} {kind}"
+        for kind, n in counts.items()
+    )
 
 
 def _note(errors: list[str], person: Person, text: str) -> None:

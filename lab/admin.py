@@ -2,17 +2,19 @@
 
 from urllib.parse import quote
 
+from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.utils.html import escape, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import in_languages
 from lab import look
 from lab.editing import LabModelAdmin
-from lab.models import LabSettings
+from lab.models import LabSettings, PublicationKind
 
 
 @admin.register(LabSettings)
@@ -45,9 +47,23 @@ class LabSettingsAdmin(LabModelAdmin):
             },
         ),
         (_("Profiles"), {"fields": ["venue_summary_order"]}),
+        (_("Harvest"), {"fields": ["harvested_kinds"]}),
     ]
 
     readonly_fields = ["colour_preview"]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        """The harvested kinds as a box per kind, not the JSON list the row stores (the
+        model's `clean` checks what is sent)."""
+        if db_field.name == "harvested_kinds":
+            return forms.MultipleChoiceField(
+                label=capfirst(db_field.verbose_name),
+                help_text=db_field.help_text,
+                choices=PublicationKind.choices,
+                widget=forms.CheckboxSelectMultiple,
+                required=False,
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     @admin.display(description=_("how the colour reads"))
     def colour_preview(self, lab):

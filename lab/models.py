@@ -41,6 +41,33 @@ class MemberRole(models.TextChoices):
     VISITOR = "visitor", _("Visitor")
 
 
+class PublicationKind(models.TextChoices):
+    """A paper's kind (`publications.Publication.kind`), of which the settings choose those
+    the harvest brings into the review queue."""
+
+    CONFERENCE = "conference", _("Conference paper")
+    JOURNAL = "journal", _("Journal article")
+    WORKSHOP = "workshop", _("Workshop paper")
+    PREPRINT = "preprint", _("Preprint")
+    POSTER = "poster", _("Poster")
+    DEMO = "demo", _("Demo")
+    THESIS = "thesis", _("Thesis")
+    CHAPTER = "chapter", _("Book chapter")
+    BOOK = "book", _("Book")
+    REPORT = "report", _("Technical report")
+    PATENT = "patent", _("Patent")
+    OTHER = "other", _("Other")
+
+
+# A poster is no paper of the lab's record unless the lab says so.
+NOT_HARVESTED_BY_DEFAULT = {PublicationKind.POSTER}
+
+
+def default_harvested_kinds():
+    """Every kind but a poster, in the kinds' order (a new lab's and an old archive's)."""
+    return [kind for kind in PublicationKind.values if kind not in NOT_HARVESTED_BY_DEFAULT]
+
+
 class LabSettings(models.Model):
     class AuthorNameStyle(models.TextChoices):
         FULL = "full", _("Full names (Teng Ma)")
@@ -136,6 +163,15 @@ class LabSettings(models.Model):
         help_text="Short names of the venues a profile's venue summary counts, in the order "
         "it lists them, comma-separated, e.g. “SOSP, OSDI, ASPLOS, ATC, EuroSys”.",
     )
+    harvested_kinds = models.JSONField(
+        "kinds the harvest brings in",
+        default=default_harvested_kinds,
+        blank=True,
+        help_text="The harvest offers members' new works of these kinds for review; a work "
+        "of another kind is left out and counted by kind in the run's report. Works a source "
+        "gives no kind are always offered. Datasets, software and slides are never "
+        "harvested. Works already waiting for review stay.",
+    )
     # The tables keep the names they had when lab settings were in the site package.
     history = HistoricalRecords(table_name="labsite_historicallabsettings")
 
@@ -204,6 +240,7 @@ class LabSettings(models.Model):
                 raise ValidationError({"primary_colour": problems})
         else:
             self.primary_colour = ""
+        self.harvested_kinds = self._checked_kinds()
         if self.marker_equal_contribution.strip() == self.marker_corresponding.strip():
             raise ValidationError(
                 {
@@ -212,6 +249,21 @@ class LabSettings(models.Model):
                     )
                 }
             )
+
+    def _checked_kinds(self):
+        """The harvested kinds as a list of known kinds, each once, in the kinds' order."""
+        kinds = self.harvested_kinds
+        if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+            raise ValidationError({"harvested_kinds": _("Choose kinds from the list.")})
+        unknown = sorted(set(kinds) - set(PublicationKind.values))
+        if unknown:
+            raise ValidationError(
+                {
+                    "harvested_kinds": _("Unknown kind(s): %(kinds)s.")
+                    % {"kinds": ", ".join(unknown)}
+                }
+            )
+        return [kind for kind in PublicationKind.values if kind in kinds]
 
     @property
     def palette(self):

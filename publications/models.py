@@ -24,6 +24,7 @@ from core.names import initials, name_parts
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
 from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_web_url
+from lab.models import PublicationKind
 from media.fields import FeaturedImageField
 from people.models import Person, Project
 from publications import roles
@@ -200,19 +201,7 @@ class PublicationQuerySet(models.QuerySet):
 
 
 class Publication(models.Model):
-    class Kind(models.TextChoices):
-        CONFERENCE = "conference", _("Conference paper")
-        JOURNAL = "journal", _("Journal article")
-        WORKSHOP = "workshop", _("Workshop paper")
-        PREPRINT = "preprint", _("Preprint")
-        POSTER = "poster", _("Poster")
-        DEMO = "demo", _("Demo")
-        THESIS = "thesis", _("Thesis")
-        CHAPTER = "chapter", _("Book chapter")
-        BOOK = "book", _("Book")
-        REPORT = "report", _("Technical report")
-        PATENT = "patent", _("Patent")
-        OTHER = "other", _("Other")
+    Kind = PublicationKind  # declared with the lab settings, which choose the harvested ones
 
     class Status(models.TextChoices):
         PUBLISHED = "published", _("Published")

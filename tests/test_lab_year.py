@@ -15,7 +15,8 @@ The steps, in order (each checks the invariants below before the next begins):
     its journal version accepted become one paper;
  7. week 3: OpenAlex has merged the member's author id into another;
  8. a citation refresh; a member whose name ends in "Jr." harvested, his ORCID on two of
-    the sources only: his paper is his, his suffix a suffix;
+    the sources only: his paper is his, his suffix a suffix; the lab admin has posters
+    harvested and theses no more, and a harvest brings his poster and counts his thesis;
  9. an invitation (mail after commit); a member names a co-author on a post, who
     confirms before the post shows them;
 10. a backup, then more work (a harvest run, an edit, a newcomer), then the backup restored
@@ -481,6 +482,35 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     year.step(
         "a member with a suffix and an ORCID on one source: his paper is his",
         new={"Person", "Publication", "Authorship", "Venue"},
+        fills=True,
+    )
+
+    # 8c. the lab admin has posters harvested and theses no more; ORCID lists a poster and a
+    # thesis of his: the poster comes in for review, the thesis is left out and counted, and
+    # no fact but the setting moves
+    editor = Client()
+    editor.force_login(admin)
+    form = "/admin/lab/labsettings/1/change/"
+    kinds = [kind for kind in LabSettings.load().harvested_kinds if kind != "thesis"]
+    kinds.append("poster")
+    editor.post(form, form_data(editor.get(form), harvested_kinds=kinds))
+    lab = LabSettings.objects.get()
+    assert "poster" in lab.harvested_kinds and "thesis" not in lab.harvested_kinds
+    more = [
+        {**listed, "doi": "", "title": "Psychoceramics on a poster", "type": "conference-poster"},
+        {**listed, "doi": "", "title": "A thesis on psychoceramics", "type": "dissertation"},
+    ]
+    services.routes[f"/orcid/v3.0/{suffixed.CARBERRY}/works"] = (
+        200,
+        json.dumps(orcid_list([listed, *more])).encode(),
+    )
+    said = harvest("--person", "josiah-carberry", "--source", "orcid")
+    assert "left out by the lab's settings: 1 thesis\n" in said
+    titles = candidates_by_title()
+    assert "Psychoceramics on a poster" in titles and "A thesis on psychoceramics" not in titles
+    year.step(
+        "posters harvested and theses not: a poster comes in, a thesis is counted",
+        changed={("LabSettings", lab.pk, "harvested_kinds")},
         fills=True,
     )
 

@@ -10,12 +10,13 @@ from publications.importing.orcid import fill_from_summary
 from publications.importing.records import Fields, ImportProblem, Record, clean_doi
 
 # ORCID's types of works that are no paper of the lab's record (API 3.0 spelling; 2.x's
-# "DATA_SET" is read the same): left out of the harvest, counted in the report by kind.
+# "DATA_SET" is read the same): left out of the harvest, counted in the report by kind. A
+# type that is a paper's kind (a conference poster is a poster) is mapped to it instead
+# (`ORCID_KINDS`), and the lab's settings decide whether the harvest brings it in.
 SKIPPED = {
     "data-set": "dataset",
     "software": "software",
     "lecture-speech": "slides",
-    "conference-poster": "poster",
     "research-technique": "other research output",
     "physical-object": "other research output",
     "research-tool": "software",

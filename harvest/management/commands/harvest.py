@@ -4,7 +4,7 @@ queue, and refresh citation counts and GitHub stars: for cron or a systemd timer
 from django.core.management.base import BaseCommand, CommandError
 
 from harvest.models import HarvestRun
-from harvest.runs import execute
+from harvest.runs import execute, left_out_by_kind
 from harvest.sources import harvesters
 from people.models import Person
 
@@ -63,6 +63,8 @@ class Command(BaseCommand):
         created = run.report.get("candidates", {}).get("created", 0)
         verb = "would be created" if run.dry_run else "created"
         self.stdout.write(f"{created} candidate(s) {verb}. Report: {run.get_absolute_url()}")
+        if left_out := run.report.get("candidates", {}).get("left_out"):
+            self.stdout.write(f"left out by the lab's settings: {left_out_by_kind(left_out)}")
         for name in ("citations", "stars"):
             if name in run.report:
                 self.stdout.write(f"{name}: {run.report[name]}")
