@@ -40,7 +40,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tasks import task
 from translated_fields import to_attribute
 
-from core import search_text
+from core import after_commit, search_text
 from core.changes import writes
 from labsite.models import SearchDocument, SearchTerm
 from people.models import NewsItem, Person
@@ -368,7 +368,7 @@ def _queue(using, model, pks):
     change commits."""
     if pks:
         _pending.setdefault(model, set()).update(pks)
-        transaction.on_commit(flush, using=using)
+        after_commit.once(flush, using=using)
 
 
 def _values(model, field_name, rows, column):
