@@ -65,6 +65,15 @@ class MediaItem(models.Model):
         help_text="Who made the image and its licence, shown with the caption: “Photo: Lin "
         "Wei, CC BY 4.0”.",
     )
+    # A site import brings the site's images in with the alt text the site gave, which is
+    # often none, or in one language only: unknown stays unknown (no alt text is made up),
+    # and the image waits here for an editor to write it.
+    awaits_alt_text = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="Brought in by a site import without alt text in both languages; saved "
+        "with both, it no longer waits.",
+    )
     uploaded = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords(excluded_fields=["uploaded"])
@@ -77,8 +86,8 @@ class MediaItem(models.Model):
             models.UniqueConstraint(fields=["name"], name="media_item_name_unique"),
             models.CheckConstraint(condition=~Q(name=""), name="media_item_has_a_name"),
             models.CheckConstraint(
-                condition=~Q(alt_en="") & ~Q(alt_zh_hans=""),
-                name="media_item_alt_in_both_languages",
+                condition=(~Q(alt_en="") & ~Q(alt_zh_hans="")) | Q(awaits_alt_text=True),
+                name="media_item_alt_in_both_languages_or_awaited",
             ),
         ]
 
@@ -86,6 +95,8 @@ class MediaItem(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
+        if self.alt_en.strip() and self.alt_zh_hans.strip():
+            self.awaits_alt_text = False
         replaced = set()
         new_upload = bool(self.image) and not self.image._committed
         if new_upload:

@@ -22,6 +22,7 @@ from labsite.site_import.site import (
     add_link,
     clean_markdown,
     date_of,
+    featured_image,
     front_matter,
     has_form,
     inside,
@@ -771,7 +772,8 @@ def _lab_owner(site: Site, owner: SitePerson, config: dict[str, Any]) -> None:
         return
     site.people.remove(owner)
     site.organisations.append(f"{owner.source}: {owner.name}")
-    site.about = site.about or owner.bio
+    if not site.about:
+        site.about, site.about_source = owner.bio, owner.source
     team[0].is_owner = True
     for kind in ("links", "education", "experience", "awards"):
         if getattr(owner, kind):
@@ -839,10 +841,9 @@ def _project(site: Site, path: Path) -> None:
             source=name,
             url=web_url(front.get("redirect")),
             tags=[plain(front["category"])] if front.get("category") else [],
+            image=featured_image(site, path, front),
         )
     )
-    if front.get("img"):
-        site.no_home.append(f"{name}: its image {front['img']} (projects have no image)")
 
 
 def _post(site: Site, path: Path, *, draft: bool = False) -> None:
@@ -869,6 +870,7 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
             tags=_words(front.get("tags")) + _words(front.get("categories")),
             url=web_url(front.get("redirect") or front.get("external_source")),
             published=not draft and front.get("published") is not False,
+            image=featured_image(site, path, front),
         )
     )
 
