@@ -164,8 +164,8 @@ class Figures:
         checks refuse the file (named)."""
         if path in self.names:
             return self.names[path]
-        base = slugify(anyascii(_NAME_PREFIX.sub("", self.site.name(path)).rsplit(".", 1)[0]))
-        base = base.replace("_", "-")[:55].strip("-") or "image"
+        words = _NAME_PREFIX.sub("", self.site.name(path)).rsplit(".", 1)[0]
+        base = slugify(anyascii(re.sub(r"[/_.]+", " ", words)))[:55].strip("-") or "image"
         name, number = base, 1
         while True:
             found = MediaItem.objects.filter(name=name).first()
