@@ -255,6 +255,14 @@ STORAGES = {
     },
 }
 
+# Every stored upload has a name of its own that is never given other bytes: photos, logos,
+# media-library images and PDFs are stored under fresh random names (core/images.py,
+# core/documents.py) and an image's renditions are named from its stored name
+# (media/renditions.py), so a replaced image is a new address. Browsers may keep each for a
+# year without asking again; the bucket stores this with every file (below), and the web
+# server sends it for a local media folder (docs/production.md, step 9).
+MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable"
+
 # Uploaded media on S3-compatible object storage (the `prod` extra installs django-storages):
 # set the bucket, and the endpoint for anything but AWS (MinIO, Ceph, R2). Credentials come
 # from the usual AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. Files are public-read by URL
@@ -273,6 +281,7 @@ if S3_BUCKET:
             "querystring_auth": False,
             "file_overwrite": False,
             "default_acl": None,
+            "object_parameters": {"CacheControl": MEDIA_CACHE_CONTROL},
             # A storage that hangs refuses an upload (labsite/outages.py) within
             # attempts × (connect + read timeout), before gunicorn's timeout (30 s) would
             # end the worker.
