@@ -1001,6 +1001,14 @@ def render_markdown(text):
     return mark_safe(_with_media(_render(str(text), page=False)))
 
 
+def render_markdown_without_media(text):
+    """render_markdown with its media references left out, for what holds no images (a
+    page's description): none is looked up in the library."""
+    if not text:
+        return mark_safe("")
+    return mark_safe(_MEDIA_MARK.sub("", _render(str(text), page=False).html))
+
+
 def render_page_markdown(text):
     """render_markdown for the body of a page of its own: headings start at h2, and a table
     of contents heads a body with TOC_MIN_HEADINGS headings or more."""

@@ -240,6 +240,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = env.str("MEDIA_URL", default="/media/")
 # The media library's renditions (media/renditions.py), beside the uploads in the storage.
 IMAGEKIT_CACHEFILE_DIR = "renditions"
+# imagekit's own names for them (source_name_as_path), remembered once worked out
+IMAGEKIT_SPEC_CACHEFILE_NAMER = "media.renditions.remembered_name"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=DATA_DIR / "media")
 # Files chosen in a refused admin form, kept for a day for the next try (core/kept_uploads.py):
 # private, never served; shared by the workers of one machine.

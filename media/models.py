@@ -150,11 +150,16 @@ class MediaItem(models.Model):
 
     def renditions(self):
         """[(width, webp file, jpeg file)] narrowest first: names and addresses only, read
-        from the stored name and size (no query, no look at storage, no pixel decoded)."""
-        return [
-            (actual, getattr(self, f"webp_{spec}"), getattr(self, f"jpeg_{spec}"))
-            for spec, actual in renditions.widths_for(self.width)
-        ]
+        from the stored name and size (no query, no look at storage, no pixel decoded), and
+        kept for the item's other calls while they are the same (a figure asks four times)."""
+        key = (self.image.name, self.width)
+        kept = self.__dict__.get("_renditions")
+        if kept is None or kept[0] != key:
+            kept = self._renditions = key, [
+                (actual, getattr(self, f"webp_{spec}"), getattr(self, f"jpeg_{spec}"))
+                for spec, actual in renditions.widths_for(self.width)
+            ]
+        return kept[1]
 
     def rendition_names(self):
         return [file.name for _w, *files in self.renditions() for file in files]
