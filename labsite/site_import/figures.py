@@ -98,8 +98,15 @@ class Figures:
         """The library's name for the image `reference` a text of `source` shows, or None
         (the reference stays as written, named when the lab cannot show it)."""
         reference = reference.strip()
-        where = f"{source}: the image {reference[:200] or '(no address)'}"
+        where = f"{source}: the image {_shortened(reference) or '(no address)'}"
         if reference.startswith("media:"):
+            return None
+        if reference.startswith("data:"):
+            self.report.notes.append(
+                f"{where} (written into the page as data, which the lab does not show: the "
+                "text keeps it, and its alt text shows in its place until it is uploaded to "
+                "the media library)"
+            )
             return None
         if reference.startswith("//"):
             reference = f"https:{reference}"
@@ -125,7 +132,7 @@ class Figures:
         """The media item for the featured image `reference` of the page `source`, brought
         in; None when it cannot be (named) or in a preview (counted only)."""
         reference = reference.strip()
-        where = f"{source}: its featured image {reference[:200]}"
+        where = f"{source}: its featured image {_shortened(reference)}"
         if is_web_url(reference) or urlsplit(reference).scheme:
             self.report.notes.append(
                 f"{where} (on another site: a featured image is one of the media library's)"
@@ -216,6 +223,11 @@ class Figures:
                 "media library)"
             )
         return name
+
+
+def _shortened(reference: str) -> str:
+    """An image's address as a line of the preview names it: its first 100 characters."""
+    return reference if len(reference) <= 100 else f"{reference[:100]}…"
 
 
 def _same_size(item: MediaItem, path: Path) -> bool:

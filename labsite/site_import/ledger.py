@@ -124,8 +124,8 @@ CONFIG_FACTS = {
 }  # fmt: skip
 # Keys every generator shares that labsite decides for itself or another part imports.
 COMMON = {
-    "tags": (NAMED, "tags: labsite's one vocabulary of tags is not filled from a site here"),
-    "categories": (NAMED, "categories: not imported (labsite's tags are its own vocabulary)"),
+    "tags": (NAMED, "tags: not imported here (posts, papers, talks and courses take tags)"),
+    "categories": (NAMED, "categories: not imported here (a post's categories are its tags)"),
     "keywords": (NAMED, "keywords for search engines: labsite writes its own"),
     "image": (NAMED, "the page's image: images are not imported with the page"),
     "header": (NAMED, "the page's header image: images are not imported with the page"),

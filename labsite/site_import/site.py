@@ -615,7 +615,9 @@ def plain(text: Any) -> str:
     (tags out, `&apos;` and `&amp;` as the characters they stand for), then cleaned."""
     text = re.sub(r"<br\s*/?>", " ", str(text or ""), flags=re.I)
     text = html.unescape(re.sub(r"<[^>]+>", "", text))
-    text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
+    text = re.sub(r"(\*\*|\*)(.+?)\1", r"\2", text)
+    # underscores emphasise only at a word's edges: `Poset_Least_Squares` is one word
+    text = re.sub(r"(?<!\w)(__|_)(?=\S)(.+?)(?<=\S)\1(?!\w)", r"\2", text)
     return " ".join(text.split())
 
 

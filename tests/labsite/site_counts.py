@@ -240,18 +240,31 @@ def has_landed(item: Item, pools: dict[str, Counter]) -> bool:
 
 def is_named(item: Item, lines: list[str], rows: dict[tuple[str, str], str]) -> bool:
     """Whether the import names the item: its whole file is not imported (a leftover of the
-    template, a file no reader reads, named), its page's text is named as not kept, a
-    line of the preview names the item in its file, or (a tag) the ledger names its key."""
+    template, a file no reader reads, named), the ledger names its key (a tag's, a featured
+    image's), its page's text is named as not kept, or a line of the preview names the item
+    in its file."""
     if rows.get((item.file, ""), LANDED) != LANDED:
         return True
     if item.key and rows.get((item.file, item.key), LANDED) != LANDED:
-        return True  # the ledger names the key: a tag's, a featured image's
-    about = [line for line in lines if _names_file(line, item.file)]
-    if item.kind in ("body image", "math", "code") and any(
-        re.search(r"\b(?:text|body)\b|is dropped", line.split(": ", 1)[-1]) for line in about
-    ):
-        return True  # the page's text is named as not kept
-    return any(item.value and item.value in line for line in about)
+        return True
+    reasons = [line.split(": ", 1)[1] for line in lines if _names_file(line, item.file)]
+    if item.kind in ("body image", "math", "code") and any(map(TEXT_NOT_KEPT.match, reasons)):
+        return True
+    named = NAMED_ITEM[item.kind].format(re.escape(item.value[:100]))  # a data: address
+    return bool(named) and any(re.search(named, reason) for reason in reasons)
+
+
+# How the preview names a page's text it does not keep, and an item of each kind.
+TEXT_NOT_KEPT = re.compile(
+    r"the page's text|the news item's text|the announcement's body|its text\b|.* is dropped \("
+)
+NAMED_ITEM = {
+    "body image": r"^the image {}(?:…| \(|$)",
+    "featured image": r"\b(?:image|photo) {}(?:…| \(|$)",
+    "tag": r"^the tag “{}”",
+    "math": "",
+    "code": "",
+}
 
 
 def _names_file(line: str, file: str) -> bool:
