@@ -46,6 +46,7 @@ MATH = re.compile(r"\$\$(.+?)\$\$|\\\\\[(.+?)\\\\\]|\\\\\((.+?)\\\\\)", re.S)
 HTML_MATH = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)", re.S)
 # The forms labsite's renderer reads a formula in: $$…$$ and \(…\)
 SHOWN_MATH = re.compile(r"\$\$(.+?)\$\$|(?<!\\)\\\((.+?)\\\)", re.S)
+HTML_TAG = re.compile(r"<[a-zA-Z/][^>]*>")
 FEATURED_KEYS = ("image", "preview", "featured_image", "thumbnail", "img")
 TAG_KEYS = ("tags", "categories", "keywords")
 
@@ -157,7 +158,9 @@ def _code(text: str) -> str:
 
 
 def _formulas(text: str, pattern: re.Pattern) -> list[str]:
-    text = CODE_SPAN.sub("", text)
+    """The formulas of a text, outside code and HTML tags (a formula image's address, or
+    its title, is no formula MathJax typesets)."""
+    text = HTML_TAG.sub("", CODE_SPAN.sub("", text))
     return [" ".join(next(filter(None, m.groups())).split()) for m in pattern.finditer(text)]
 
 
@@ -280,3 +283,21 @@ def table(site: str, fates: dict[str, Counter]) -> str:
         numbers = (found, counts["landed"], counts["named"], counts["lost"])
         rows.append(f"  {kind:<32} " + " ".join(f"{n:>6}" for n in numbers))
     return "\n".join(rows)
+
+
+def shown() -> Counter:
+    """What the lab's pages show of each kind, rendered from every Markdown text it holds:
+    code blocks, formulas (MathML, or the TeX as code where it cannot be read) and images."""
+    from core.markup import is_markdown_field, markdown_problems, render_page_markdown
+
+    counts = Counter()
+    for model in content.models_of():
+        columns = [f.attname for f in model._meta.concrete_fields if is_markdown_field(f)]
+        for row in model._default_manager.values_list(*columns) if columns else ():
+            for text in filter(None, row):
+                html = str(render_page_markdown(text))
+                unread = sum("cannot be read" in p for p in markdown_problems(text, page=True))
+                counts["code"] += html.count('<pre class="highlight"')
+                counts["math"] += html.count("<math") + unread
+                counts["body image"] += html.count("<img")
+    return counts

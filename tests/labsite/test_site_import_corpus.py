@@ -166,3 +166,5 @@ def test_every_image_tag_formula_and_code_block_of_a_real_site_lands_or_is_named
     table = site_counts.table(site.name, fates)
     print(table)  # found, landed, named and lost per kind (-s shows it)
     assert lost == [], f"{table}\n" + "\n".join(map(str, lost[:20]))
+    shown = site_counts.shown()  # what landed, the pages show (and more: `$x$`, indented code)
+    assert all(shown[kind] >= fates[kind]["landed"] for kind in ("body image", "math", "code"))
