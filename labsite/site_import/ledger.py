@@ -343,7 +343,9 @@ def _fates(site: Any) -> dict[str, tuple[str, str]]:
         fates[name] = (LANDED, f"landed as {what or 'part of a person'}")
     for line, status in _lines(site):
         name = line.split(": ", 1)[0].split(", line ")[0]
-        if status == LEFTOVER or name not in fates:
+        # a leftover of a file something landed from is a part of it (the template's tag
+        # on a paper of the lab's): the file stays landed
+        if name not in fates or (status == LEFTOVER and fates[name][0] != LANDED):
             fates[name] = (status, line.split(": ", 1)[1] if ": " in line else line)
     return fates
 
