@@ -840,7 +840,8 @@ def _project(site: Site, path: Path) -> None:
             description="\n\n".join(t for t in (description, text) if t),
             source=name,
             url=web_url(front.get("redirect")),
-            tags=[plain(front["category"])] if front.get("category") else [],
+            tags=([plain(front["category"])] if front.get("category") else [])
+            + words(front.get("tags")),
             image=featured_image(site, path, front),
         )
     )
@@ -866,8 +867,8 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
             body=clean_markdown(body),
             source=name,
             summary=plain(front.get("description")),
-            authors=[authors] if isinstance(authors, str) else _words(authors),
-            tags=_words(front.get("tags")) + _words(front.get("categories")),
+            authors=[authors] if isinstance(authors, str) else words(authors),
+            tags=words(front.get("tags")) + words(front.get("categories")),
             url=web_url(front.get("redirect") or front.get("external_source")),
             published=not draft and front.get("published") is not False,
             image=featured_image(site, path, front),
@@ -887,10 +888,15 @@ def _draft(site: Site, path: Path) -> None:
     _post(site, path, draft=True)
 
 
-def _words(value: Any) -> list[str]:
+def words(value: Any) -> list[str]:
+    """Tags or categories as Jekyll reads them: a string's words, or a list's items (an
+    item written as {tag: Politics, color: …} by its `tag`)."""
     if isinstance(value, str):
         return value.split()
-    return [plain(v) for v in value or [] if plain(v)] if isinstance(value, list) else []
+    if not isinstance(value, list):
+        return []
+    items = [v.get("tag") or v.get("name") if isinstance(v, dict) else v for v in value]
+    return [plain(item) for item in items if plain(item)]
 
 
 def _course(site: Site, path: Path) -> None:

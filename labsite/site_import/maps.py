@@ -416,6 +416,9 @@ def _publication(
     image = featured_image(site, path, values)
     if image:
         site.paper_images[id(record)] = (image, name)
+    tags = alfolio.words(values.get("tags"))
+    if tags:  # the paper's tags, as its keywords are
+        record.source_fields["keywords"] = ", ".join(tags)
     site.records.append(record)
 
 

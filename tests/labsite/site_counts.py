@@ -145,6 +145,7 @@ def _tags(front: dict) -> list[tuple[str, str]]:
         if isinstance(value, str):
             value = value.split(",") if key == "keywords" else value.split()
         if isinstance(value, list):
+            value = [w.get("tag") or w.get("name") if isinstance(w, dict) else w for w in value]
             words += [(key, str(w).strip()) for w in value if w is not None and str(w).strip()]
     return words
 
