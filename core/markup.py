@@ -257,7 +257,9 @@ _media_resolvers: list[MediaResolver] = []
 def register_media_resolver(resolver: MediaResolver) -> None:
     """Let `resolver(name, alt, title)` answer `![alt](media:NAME "title")`: HTML for the
     medium (a figure or picture with its srcset; it is sanitised like the rest, see
-    ALLOWED_TAGS), or None when it knows no such medium. The media library registers one;
+    ALLOWED_TAGS), or None when it knows no such medium. A resolver that also has
+    `resolve_many([(name, alt, title), …])` is asked once for all of a text's references
+    (a page's ten images then cost what one does). The media library registers one;
     resolvers are asked in turn, and their answers are not memoized (a replaced medium
     shows at once)."""
     if resolver not in _media_resolvers:
@@ -269,11 +271,19 @@ def unregister_media_resolver(resolver: MediaResolver) -> None:
         _media_resolvers.remove(resolver)
 
 
-def _resolve_media(name: str, alt: str, title: str | None) -> str | None:
+def _resolve_media(references: list[tuple[str, str, str | None]]) -> list[str | None]:
+    """Each reference's answer, from the first resolver that knows it."""
+    answers: list[str | None] = [None] * len(references)
     for resolver in _media_resolvers:
-        if (answer := resolver(name, alt, title)) is not None:
-            return answer
-    return None
+        missing = [i for i, answer in enumerate(answers) if answer is None]
+        if not missing:
+            break
+        asked = [references[i] for i in missing]
+        many = getattr(resolver, "resolve_many", None)
+        found = many(asked) if many is not None else [resolver(*ref) for ref in asked]
+        for i, answer in zip(missing, found, strict=True):
+            answers[i] = answer
+    return answers
 
 
 # Videos ----------------------------------------------------------------------------------
@@ -983,9 +993,11 @@ def _with_media(rendered: _Rendered, problems: list[str] | None = None) -> str:
     if not rendered.media:
         return rendered.html
 
+    answers = _resolve_media([(name, alt, title) for name, alt, title, _ in rendered.media])
+
     def figure(match: re.Match) -> str:
-        name, alt, title, alone = rendered.media[int(match[1])]
-        answer = _resolve_media(name, alt, title)
+        name, alt, _title, alone = rendered.media[int(match[1])]
+        answer = answers[int(match[1])]
         if answer is None:
             if problems is not None:
                 problems.append(
@@ -1009,6 +1021,14 @@ def render_markdown(text):
     if not text:
         return mark_safe("")
     return mark_safe(_with_media(_render(str(text), page=False)))
+
+
+def render_markdown_without_media(text):
+    """render_markdown with its media references left out, for what holds no images (a
+    page's description): none is looked up in the library."""
+    if not text:
+        return mark_safe("")
+    return mark_safe(_MEDIA_MARK.sub("", _render(str(text), page=False).html))
 
 
 def render_page_markdown(text):

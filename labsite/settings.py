@@ -240,6 +240,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = env.str("MEDIA_URL", default="/media/")
 # The media library's renditions (media/renditions.py), beside the uploads in the storage.
 IMAGEKIT_CACHEFILE_DIR = "renditions"
+# imagekit's own names for them (source_name_as_path), remembered once worked out
+IMAGEKIT_SPEC_CACHEFILE_NAMER = "media.renditions.remembered_name"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=DATA_DIR / "media")
 # Files chosen in a refused admin form, kept for a day for the next try (core/kept_uploads.py):
 # private, never served; shared by the workers of one machine.
@@ -254,6 +256,14 @@ STORAGES = {
         )
     },
 }
+
+# Every stored upload has a name of its own that is never given other bytes: photos, logos,
+# media-library images and PDFs are stored under fresh random names (core/images.py,
+# core/documents.py) and an image's renditions are named from its stored name
+# (media/renditions.py), so a replaced image is a new address. Browsers may keep each for a
+# year without asking again; the bucket stores this with every file (below), and the web
+# server sends it for a local media folder (docs/production.md, step 9).
+MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable"
 
 # Uploaded media on S3-compatible object storage (the `prod` extra installs django-storages):
 # set the bucket, and the endpoint for anything but AWS (MinIO, Ceph, R2). Credentials come
@@ -273,6 +283,7 @@ if S3_BUCKET:
             "querystring_auth": False,
             "file_overwrite": False,
             "default_acl": None,
+            "object_parameters": {"CacheControl": MEDIA_CACHE_CONTROL},
             # A storage that hangs refuses an upload (labsite/outages.py) within
             # attempts × (connect + read timeout), before gunicorn's timeout (30 s) would
             # end the worker.

@@ -15,6 +15,7 @@ from media.references import picture
 class MediaItemAdmin(LabModelAdmin):
     list_display = ["preview", "name", "alt_en", "size", "uploaded"]
     list_display_links = ["preview", "name"]
+    list_filter = ["awaits_alt_text"]  # the images a site import brought in without it
     search_fields = ["name", *in_languages("alt"), *in_languages("caption"), "credit"]
     date_hierarchy = "uploaded"
     prepopulated_fields = {"name": ["alt_en"]}

@@ -16,9 +16,9 @@ class MediaConfig(AppConfig):
 
     def ready(self):
         import core.markup
-        from media.references import resolve
+        from media.references import LIBRARY
 
         # The Markdown renderer asks for `![alt](media:NAME "title")` here (once it has the
         # hook: a renderer without it shows no images at all).
         if hasattr(core.markup, "register_media_resolver"):
-            core.markup.register_media_resolver(resolve)
+            core.markup.register_media_resolver(LIBRARY)

@@ -65,6 +65,15 @@ class MediaItem(models.Model):
         help_text="Who made the image and its licence, shown with the caption: “Photo: Lin "
         "Wei, CC BY 4.0”.",
     )
+    # A site import brings the site's images in with the alt text the site gave, which is
+    # often none, or in one language only: unknown stays unknown (no alt text is made up),
+    # and the image waits here for an editor to write it.
+    awaits_alt_text = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="Brought in by a site import without alt text in both languages; saved "
+        "with both, it no longer waits.",
+    )
     uploaded = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords(excluded_fields=["uploaded"])
@@ -77,8 +86,8 @@ class MediaItem(models.Model):
             models.UniqueConstraint(fields=["name"], name="media_item_name_unique"),
             models.CheckConstraint(condition=~Q(name=""), name="media_item_has_a_name"),
             models.CheckConstraint(
-                condition=~Q(alt_en="") & ~Q(alt_zh_hans=""),
-                name="media_item_alt_in_both_languages",
+                condition=(~Q(alt_en="") & ~Q(alt_zh_hans="")) | Q(awaits_alt_text=True),
+                name="media_item_alt_in_both_languages_or_awaited",
             ),
         ]
 
@@ -86,6 +95,8 @@ class MediaItem(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
+        if self.alt_en.strip() and self.alt_zh_hans.strip():
+            self.awaits_alt_text = False
         replaced = set()
         new_upload = bool(self.image) and not self.image._committed
         if new_upload:
@@ -139,11 +150,16 @@ class MediaItem(models.Model):
 
     def renditions(self):
         """[(width, webp file, jpeg file)] narrowest first: names and addresses only, read
-        from the stored name and size (no query, no look at storage, no pixel decoded)."""
-        return [
-            (actual, getattr(self, f"webp_{spec}"), getattr(self, f"jpeg_{spec}"))
-            for spec, actual in renditions.widths_for(self.width)
-        ]
+        from the stored name and size (no query, no look at storage, no pixel decoded), and
+        kept for the item's other calls while they are the same (a figure asks four times)."""
+        key = (self.image.name, self.width)
+        kept = self.__dict__.get("_renditions")
+        if kept is None or kept[0] != key:
+            kept = self._renditions = key, [
+                (actual, getattr(self, f"webp_{spec}"), getattr(self, f"jpeg_{spec}"))
+                for spec, actual in renditions.widths_for(self.width)
+            ]
+        return kept[1]
 
     def rendition_names(self):
         return [file.name for _w, *files in self.renditions() for file in files]

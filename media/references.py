@@ -6,6 +6,8 @@ Everything written here is escaped: alt text, captions and credits are the lab's
 come from a reader's text. Nothing here opens an image: sizes and names are on the row.
 """
 
+from collections import defaultdict
+
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -78,19 +80,58 @@ def gallery(gallery, entries, *, title=None):
 
 
 def resolve(name, alt, title):
-    """The HTML for `![alt](media:NAME "title")` (one query; a gallery two), or None when
-    the library has no such image or gallery. The text's alt wins over the item's own (it
-    may say what the image shows in this context); the item's alt stands in when the text
-    gives none."""
-    from media.models import Gallery, MediaItem
+    """The HTML for `![alt](media:NAME "title")`, or None when the library has no such image
+    or gallery: `resolve_many` for one reference."""
+    return resolve_many([(name, alt, title)])[0]
 
-    if name.startswith(GALLERY_PREFIX):
-        found = Gallery.objects.filter(name=name.removeprefix(GALLERY_PREFIX)).first()
-        if found is None:
-            return None
-        entries = found.entries.select_related("item")
-        return str(gallery(found, entries, title=title or alt or None))
-    item = MediaItem.objects.filter(name=name).first()
-    if item is None:
-        return None
-    return str(figure(item, alt=alt or None, title=title or None))
+
+def resolve_many(references):
+    """The HTML for each of `references`, [(name, alt, title)] as `![alt](media:NAME "title")`
+    writes them (None where the library has no such image or gallery), in three queries at
+    most however many they are: a page's ten images cost what one does. The text's alt wins
+    over the item's own (it may say what the image shows in this context); the item's alt
+    stands in when the text gives none."""
+    from media.models import Gallery, GalleryItem, MediaItem
+
+    names = {name for name, _alt, _title in references if not name.startswith(GALLERY_PREFIX)}
+    wanted = {
+        name.removeprefix(GALLERY_PREFIX)
+        for name, _alt, _title in references
+        if name.startswith(GALLERY_PREFIX)
+    }
+    items = {item.name: item for item in MediaItem.objects.filter(name__in=names)} if names else {}
+    galleries = {g.name: g for g in Gallery.objects.filter(name__in=wanted)} if wanted else {}
+    entries = defaultdict(list)
+    if galleries:
+        shown = GalleryItem.objects.filter(gallery__in=galleries.values()).select_related("item")
+        for entry in shown:
+            entries[entry.gallery_id].append(entry)
+    answers = []
+    for name, alt, title in references:
+        if name.startswith(GALLERY_PREFIX):
+            found = galleries.get(name.removeprefix(GALLERY_PREFIX))
+            answers.append(
+                None
+                if found is None
+                else str(gallery(found, entries[found.pk], title=title or alt or None))
+            )
+        else:
+            item = items.get(name)
+            answers.append(
+                None if item is None else str(figure(item, alt=alt or None, title=title or None))
+            )
+    return answers
+
+
+class Library:
+    """The media library as the Markdown renderer's resolver (core.markup): asked once for
+    all of a text's references."""
+
+    def __call__(self, name, alt, title):
+        return resolve(name, alt, title)
+
+    def resolve_many(self, references):
+        return resolve_many(references)
+
+
+LIBRARY = Library()

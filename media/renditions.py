@@ -9,6 +9,7 @@ a missing one in the visitor's request.
 """
 
 from django.conf import settings
+from imagekit.cachefiles.namers import source_name_as_path
 from imagekit.models import ImageSpecField
 from imagekit.processors import ResizeToFit
 
@@ -24,6 +25,26 @@ class MadeWhenSaved:
 
     def should_verify_existence(self, file):
         return False
+
+
+# Renditions' names, as imagekit's own namer gives them (settings.IMAGEKIT_SPEC_CACHEFILE_NAMER),
+# by spec and stored image: its name pickles the spec into a hash, 0.4 ms each, which for a
+# page with ten images (twenty sizes each, in two formats) was most of its build
+# (bench/ten_images.py). A stored image's name is never given other bytes, so neither are
+# its renditions' names.
+_NAMES: dict[tuple[type, str], str] = {}
+NAMES_KEPT = 100_000  # names remembered at most (≈ 20 MB), then forgotten all at once
+
+
+def remembered_name(generator):
+    """imagekit's `source_name_as_path` name of the rendition `generator` makes, remembered."""
+    key = (type(generator), generator.source.name)  # a spec class per field: one per size
+    name = _NAMES.get(key)
+    if name is None:
+        if len(_NAMES) >= NAMES_KEPT:
+            _NAMES.clear()
+        name = _NAMES[key] = source_name_as_path(generator)
+    return name
 
 
 def spec_fields():

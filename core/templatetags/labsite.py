@@ -32,6 +32,13 @@ def plain_text(html):
 
 
 @register.filter
+def markdown_text(text):
+    """The words of a Markdown text as plain text (see plain_text), for a page's description:
+    its images left out, so that none is looked up for it."""
+    return plain_text(markup.render_markdown_without_media(text))
+
+
+@register.filter
 def inline_markdown(text):
     return markup.render_inline_markdown(text)
 

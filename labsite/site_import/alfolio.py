@@ -22,6 +22,7 @@ from labsite.site_import.site import (
     add_link,
     clean_markdown,
     date_of,
+    featured_image,
     front_matter,
     has_form,
     inside,
@@ -771,7 +772,8 @@ def _lab_owner(site: Site, owner: SitePerson, config: dict[str, Any]) -> None:
         return
     site.people.remove(owner)
     site.organisations.append(f"{owner.source}: {owner.name}")
-    site.about = site.about or owner.bio
+    if not site.about:
+        site.about, site.about_source = owner.bio, owner.source
     team[0].is_owner = True
     for kind in ("links", "education", "experience", "awards"):
         if getattr(owner, kind):
@@ -838,11 +840,11 @@ def _project(site: Site, path: Path) -> None:
             description="\n\n".join(t for t in (description, text) if t),
             source=name,
             url=web_url(front.get("redirect")),
-            tags=[plain(front["category"])] if front.get("category") else [],
+            tags=([plain(front["category"])] if front.get("category") else [])
+            + words(front.get("tags")),
+            image=featured_image(site, path, front),
         )
     )
-    if front.get("img"):
-        site.no_home.append(f"{name}: its image {front['img']} (projects have no image)")
 
 
 def _post(site: Site, path: Path, *, draft: bool = False) -> None:
@@ -865,10 +867,11 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
             body=clean_markdown(body),
             source=name,
             summary=plain(front.get("description")),
-            authors=[authors] if isinstance(authors, str) else _words(authors),
-            tags=_words(front.get("tags")) + _words(front.get("categories")),
+            authors=[authors] if isinstance(authors, str) else words(authors),
+            tags=words(front.get("tags")) + words(front.get("categories")),
             url=web_url(front.get("redirect") or front.get("external_source")),
             published=not draft and front.get("published") is not False,
+            image=featured_image(site, path, front),
         )
     )
 
@@ -885,10 +888,15 @@ def _draft(site: Site, path: Path) -> None:
     _post(site, path, draft=True)
 
 
-def _words(value: Any) -> list[str]:
+def words(value: Any) -> list[str]:
+    """Tags or categories as Jekyll reads them: a string's words, or a list's items (an
+    item written as {tag: Politics, color: …} by its `tag`)."""
     if isinstance(value, str):
         return value.split()
-    return [plain(v) for v in value or [] if plain(v)] if isinstance(value, list) else []
+    if not isinstance(value, list):
+        return []
+    items = [v.get("tag") or v.get("name") if isinstance(v, dict) else v for v in value]
+    return [plain(item) for item in items if plain(item)]
 
 
 def _course(site: Site, path: Path) -> None:

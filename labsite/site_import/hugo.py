@@ -28,6 +28,7 @@ from labsite.site_import.site import (
     add_link,
     clean_markdown,
     date_of,
+    featured_image,
     front_matter,
     has_form,
     is_hidden,
@@ -304,6 +305,17 @@ def _chinese_post(site: Site, chinese: Path, content: Path, path: Path) -> None:
     found = next((p for p in site.posts if p.source == twin), None)
     if found is not None:
         found.title_zh, found.summary_zh, found.body_zh = post.title, post.summary, post.body
+        found.source_zh = post.source
+        found.tags += [word for word in post.tags if word not in found.tags]
+        if post.image and post.image != found.image:
+            if found.image:
+                site.no_home.append(
+                    f"{post.source}: its image {post.image} (the post's featured image is "
+                    f"{found.image}, from {found.source})"
+                )
+            else:  # named from the site's root, as the page naming it is another
+                beside = path.parent / post.image
+                found.image = f"/{site.name(beside)}" if beside.is_file() else post.image
     else:
         post.title = post.summary = post.body = ""
         site.posts.append(post)
@@ -409,7 +421,7 @@ def _block(site: Site, where: str, kind: str, title: str, text: str) -> None:
     named = f"“{title}”" if title else "untitled"
     if kind in TEXT_BLOCKS and text:
         if not site.about and (kind == "hero" or ABOUT_TITLE.search(title) or not title):
-            site.about = text
+            site.about, site.about_source = text, where.split(",")[0]
             site.no_home.append(f"{where}: the {kind} block {named} is the lab's About")
         else:
             site.pages.append(
@@ -621,7 +633,7 @@ def _add(site: Site, person: SitePerson, values: dict[str, Any]) -> None:
     if _is_organisation(site, person, values):
         site.organisations.append(f"{person.source}: {person.name}")
         if person.bio and not site.about:
-            site.about = person.bio
+            site.about, site.about_source = person.bio, person.source
     else:
         site.people.append(person)
 
@@ -795,6 +807,14 @@ def _publication(site: Site, path: Path) -> None:
         raise Unreadable(name, "the publication has no title")
     if clean_markdown(body):
         site.no_home.append(f"{name}: the page's text (the abstract is kept)")
+    words = _tags(site, name, values)
+    if words:  # the paper's tags, as its keywords are
+        record.source_fields["keywords"] = ", ".join(
+            filter(None, [record.source_fields.get("keywords", ""), *words])
+        )
+    image = featured_image(site, path, values)
+    if image:
+        site.paper_images[id(record)] = (image, name)
     site.records.append(record)
 
 
@@ -830,6 +850,8 @@ def _event(site: Site, path: Path) -> None:
             description=clean_markdown(str(values.get("abstract") or values.get("summary") or ""))
             or clean_markdown(body),
             speakers=_names(site, values.get("authors")),
+            tags=_tags(site, name, values),
+            image=featured_image(site, path, values),
         )
     )
 
@@ -849,9 +871,30 @@ def _project(site: Site, path: Path) -> None:
             url=web_url(values.get("external_link"))
             or links.get("project_url", "")
             or next(iter([u for k, u in links.items() if k.endswith("_url")]), ""),
-            tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
+            tags=_tags(site, name, values),
+            image=featured_image(site, path, values),
         )
     )
+
+
+# The tags the starters' sample pages carry, which a site that kept a sample's front matter
+# for a page of its own carries still.
+SAMPLE_TAGS = {"source themes"}
+
+
+def _tags(site: Site, name: str, values: dict[str, Any], *keys: str) -> list[str]:
+    """A page's tags (and, where asked, its categories: posts are filed by both), the
+    starters' sample tags left out and named."""
+    words = []
+    for key in keys or ("tags",):
+        value = values.get(key)
+        for word in value.split(",") if isinstance(value, str) else _list(value):
+            word = plain(word)
+            if word.casefold() in SAMPLE_TAGS:
+                site.leftovers.append(f"{name}: the tag “{word}”, the template's sample")
+            elif word and word not in words:
+                words.append(word)
+    return words
 
 
 def _courses(site: Site, folder: Path) -> None:
@@ -890,6 +933,8 @@ def _course(site: Site, path: Path) -> None:
             role=plain(values.get("role")),
             start=date_of(values.get("date")),
             description=clean_markdown(body) or plain(values.get("summary")),
+            tags=_tags(site, site.name(path), values),
+            image=featured_image(site, path, values),
         )
     )
 
@@ -939,8 +984,9 @@ def _post(site: Site, path: Path) -> None:
             source=name,
             summary=plain(values.get("summary")),
             authors=_names(site, values.get("authors")),
-            tags=[plain(t) for t in _list(values.get("tags")) if plain(t)],
+            tags=_tags(site, name, values, "tags", "categories"),
             url=web_url(values.get("external_link")),
             published=not is_hidden(values),
+            image=featured_image(site, path, values),
         )
     )

@@ -124,8 +124,8 @@ CONFIG_FACTS = {
 }  # fmt: skip
 # Keys every generator shares that labsite decides for itself or another part imports.
 COMMON = {
-    "tags": (NAMED, "tags: labsite's one vocabulary of tags is not filled from a site here"),
-    "categories": (NAMED, "categories: not imported (labsite's tags are its own vocabulary)"),
+    "tags": (NAMED, "tags: not imported here (posts, papers, talks and courses take tags)"),
+    "categories": (NAMED, "categories: not imported here (a post's categories are its tags)"),
     "keywords": (NAMED, "keywords for search engines: labsite writes its own"),
     "image": (NAMED, "the page's image: images are not imported with the page"),
     "header": (NAMED, "the page's header image: images are not imported with the page"),
@@ -343,7 +343,9 @@ def _fates(site: Any) -> dict[str, tuple[str, str]]:
         fates[name] = (LANDED, f"landed as {what or 'part of a person'}")
     for line, status in _lines(site):
         name = line.split(": ", 1)[0].split(", line ")[0]
-        if status == LEFTOVER or name not in fates:
+        # a leftover of a file something landed from is a part of it (the template's tag
+        # on a paper of the lab's): the file stays landed
+        if name not in fates or (status == LEFTOVER and fates[name][0] != LANDED):
             fates[name] = (status, line.split(": ", 1)[1] if ": " in line else line)
     return fates
 

@@ -23,6 +23,7 @@ from labsite.site_import.site import (
     add_link,
     clean_markdown,
     date_of,
+    featured_image,
     front_matter,
     inside,
     load_yaml,
@@ -257,7 +258,8 @@ def _lab_account(site: Site, owner: SitePerson) -> None:
         return
     site.people.remove(owner)
     site.organisations.append(f"{owner.source}: {owner.name}")
-    site.about = site.about or owner.bio
+    if not site.about:
+        site.about, site.about_source = owner.bio, owner.source
     if members:
         members[0].is_owner = True
     if owner.links:
@@ -411,6 +413,12 @@ def _publication(
     excerpt = clean_markdown(str(_value(values, collection, "abstract") or ""))
     text = clean_markdown(body)
     record.abstract = excerpt if len(excerpt) >= len(text) else text
+    image = featured_image(site, path, values)
+    if image:
+        site.paper_images[id(record)] = (image, name)
+    tags = alfolio.words(values.get("tags"))
+    if tags:  # the paper's tags, as its keywords are
+        record.source_fields["keywords"] = ", ".join(tags)
     site.records.append(record)
 
 
@@ -448,6 +456,7 @@ def _talk(site: Site, sitemap: SiteMap, collection: Collection, path: Path, valu
             slides_url=web_url(slides),
             video_url=web_url(video),
             description="\n\n".join(t for t in (f"*{kind}*" if kind else "", description) if t),
+            image=featured_image(site, path, values),
         )
     )
 
@@ -465,33 +474,39 @@ def _course(site: Site, sitemap: SiteMap, collection: Collection, path: Path, va
             description="\n\n".join(
                 t for t in (f"*{level}*" if level else "", clean_markdown(body)) if t
             ),
+            image=featured_image(site, path, values),
         )
     )
 
 
+TEASER = re.compile(r"""<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)[^>]*>""", re.I)
 MEMBER_CATEGORY = re.compile(r"member|people|team|alumn|student|staff", re.I)
 
 
 def _project(site: Site, sitemap: SiteMap, collection: Collection, path: Path, values, body, title):
     category = plain(values.get("category"))
+    excerpt = str(_value(values, collection, "summary") or "")
+    # the teaser image academicpages shows in the portfolio's list, written in the excerpt
+    teaser = TEASER.search(excerpt)
+    summary = plain(clean_markdown(TEASER.sub("", excerpt)))
     if MEMBER_CATEGORY.search(category):  # a lab's people, kept as portfolio items
         person = SitePerson(key=path.stem, name=title, source=site.name(path))
-        summary = re.sub(r"<img\b[^>]*>", "", str(_value(values, collection, "summary") or ""))
-        person.title = plain(summary)[:200]
-        person.bio = clean_markdown(re.sub(r"<[^>]+>", " ", body))
+        person.title = summary[:200]
+        person.bio = clean_markdown(re.sub(r"<(?!img\b)[^>]+>", " ", body))
         person.groups = [category]
+        if teaser:  # their photo
+            person.photo = inside(site, teaser[1], *IMAGES)
+            if person.photo is None:
+                site.no_home.append(f"{person.source}: the photo {teaser[1]} (not in the folder)")
         site.people.append(person)
         return
-    summary = clean_markdown(
-        re.sub(r"<img\b[^>]*>", "", str(_value(values, collection, "summary") or ""))
-    )
-    summary = plain(summary)
     text = clean_markdown(body)
     site.projects.append(
         SiteProject(
             title=title,
             description="\n\n".join(t for t in (summary, text) if t),
             source=site.name(path),
+            image=featured_image(site, path, values) or (teaser[1] if teaser else ""),
         )
     )
     _value(values, collection, "date")  # read: a project is not dated here
@@ -515,8 +530,15 @@ def _page(site: Site, sitemap: SiteMap, owner: SitePerson, menu: set[str], path:
         site.leftovers.append(f"{site.name(path)}: the template's sample page")
         return
     if address == "/" or path.stem == "about":
+        text = clean_markdown(body)
+        if owner.bio and text and text != owner.bio:  # two pages at the site's root
+            site.no_home.append(
+                f"{site.name(path)}: its text (another page at {address or '/about/'}; the "
+                f"owner's biography is {owner.source}'s)"
+            )
+            return
         owner.name = owner.name or plain(values.get("title"))
-        owner.bio = owner.bio or clean_markdown(body)
+        owner.bio = owner.bio or text
         owner.source = site.name(path)
         site.lands(path, "the owner's biography")
         return

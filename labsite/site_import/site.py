@@ -86,6 +86,7 @@ class SiteProject:
     source: str
     url: str = ""
     tags: list[str] = field(default_factory=list)
+    image: str = ""  # its featured image, as the page names it
 
 
 @dataclass
@@ -101,6 +102,8 @@ class SiteTalk:
     video_url: str = ""
     description: str = ""
     speakers: list[str] = field(default_factory=list)  # person keys or printed names
+    tags: list[str] = field(default_factory=list)
+    image: str = ""
 
 
 @dataclass
@@ -117,6 +120,8 @@ class SitePost:
     title_zh: str = ""  # the post in Chinese: its translation, or the post itself when the
     summary_zh: str = ""  # site wrote it in Chinese only (then `title` is "")
     body_zh: str = ""
+    source_zh: str = ""  # the file of the Chinese, where it is another
+    image: str = ""
 
 
 @dataclass
@@ -138,6 +143,8 @@ class SiteCourse:
     start: PartialDate | None = None
     end: PartialDate | None = None
     description: str = ""
+    tags: list[str] = field(default_factory=list)
+    image: str = ""
 
 
 @dataclass
@@ -149,11 +156,14 @@ class Site:
     title_zh: str = ""  # the same in Chinese, where the site is in Chinese too
     tagline_zh: str = ""
     about: str = ""
+    about_source: str = ""  # the file the about text was read from
     people: list[SitePerson] = field(default_factory=list)
     news: list[SiteNews] = field(default_factory=list)
     projects: list[SiteProject] = field(default_factory=list)
     talks: list[SiteTalk] = field(default_factory=list)
     records: list[Record] = field(default_factory=list)  # publications, as the importer reads
+    # a publication's featured image, as its page names it: id(record) → (image, page)
+    paper_images: dict[int, tuple[str, str]] = field(default_factory=dict)
     # The lab's own pages, posts and courses.
     pages: list[SitePage] = field(default_factory=list)
     posts: list[SitePost] = field(default_factory=list)
@@ -237,7 +247,7 @@ MIN_FINGERPRINTED = 200  # a text shorter than this could be anyone's; it is nev
 def text_fingerprint(body: str) -> str:
     """A post's text, as read and with its spacing evened out, hashed: the same for the
     template's sample however its front matter was re-saved; "" for a short text."""
-    words = " ".join(clean_markdown(body).split())
+    words = " ".join(_cleaned(body).split())  # as the template's list was made
     if len(words) < MIN_FINGERPRINTED:
         return ""
     return hashlib.sha1(words.encode(), usedforsecurity=False).hexdigest()
@@ -432,11 +442,43 @@ def inside(site: Site, reference: str, *folders: str) -> Path | None:
     return None
 
 
+# The keys a page names its featured image by: Hugo's `image` (its `filename`, else the page
+# bundle's featured.jpg), al-folio's `thumbnail` and `img`, minimal-mistakes' `header`.
+FEATURED_KEYS = ("image", "featured_image", "thumbnail", "preview", "img")
+BUNDLED = ("featured.jpg", "featured.jpeg", "featured.png", "featured.webp", "featured.gif")
+
+
+def featured_image(site: Site, path: Path, front: dict[str, Any]) -> str:
+    """The featured image the page `path` names, as it names it ("" for none). A page that
+    names more than one (a header image and a teaser) has the first; the others are named."""
+    found = []
+    for key in FEATURED_KEYS:
+        value = front.get(key)
+        if isinstance(value, dict):
+            value = value.get("filename")
+        if isinstance(value, str) and value.strip():
+            found.append(value.strip())
+    header = front.get("header")
+    if isinstance(header, dict):
+        found += [str(header[k]).strip() for k in ("teaser", "image") if header.get(k)]
+    if path.stem in ("index", "_index"):  # a Hugo page bundle's own featured image
+        found += [name for name in BUNDLED if (path.parent / name).is_file()][:1]
+    found = list(dict.fromkeys(found))
+    for other in found[1:]:
+        site.no_home.append(
+            f"{site.name(path)}: its image {other} (its featured image is {found[0]})"
+        )
+    return found[0] if found else ""
+
+
 # Text
 
 
 _LIQUID_COMMENT = re.compile(r"{%-?\s*comment\s*-?%}.*?{%-?\s*endcomment\s*-?%}", re.S)
-_LIQUID = re.compile(r"{%-?.*?-?%}|{{-?.*?-?}}", re.S)
+_LIQUID_ANY = re.compile(r"{%-?.*?-?%}|{{-?.*?-?}}", re.S)
+# Liquid output holds names, quotes and filters, never a backslash or a brace: TeX's
+# `\frac{{a}}{b}` in a Hugo page (which has no Liquid) is no Liquid output.
+_LIQUID = re.compile(r"{%-?.*?-?%}|{{-?[^{}\\]*?-?}}", re.S)
 _SHORTCODE = re.compile(r"{{[<%]\s*/?\s*[\w.-]+[^}]*?[>%]}}", re.S)
 _KRAMDOWN = re.compile(r"{:[^}\n]*}")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -454,15 +496,113 @@ _FORM = re.compile(r"<(form|script|style)\b.*?</\1\s*>", re.S | re.I)
 def clean_markdown(text: str) -> str:
     """Markdown as the site's readers saw it: Liquid tags and output, Hugo shortcodes,
     kramdown attribute lists, HTML comments (`<!--more-->`) and hidden blocks taken out
-    (what a shortcode wraps stays); the generators' own markup means nothing here."""
-    text = _LIQUID_COMMENT.sub("", text or "")
+    (what a shortcode wraps stays); the generators' own markup means nothing here.
+
+    What the generators write in their own ways and labsite's Markdown says too is written
+    as labsite's first: figures (Hugo's `figure` shortcode, al-folio's `figure` include) as
+    images, Liquid's and Hugo's `highlight` as fenced code, and formulas kramdown and
+    goldmark pass to MathJax (written with two backslashes) as `$$…$$` and `\\(…\\)`.
+    Code blocks and `$$…$$` formulas are kept as written, but for Liquid's `raw` markers and
+    Hugo's escaped shortcodes in code, which the generators show without their escapes."""
+    text = _HIGHLIGHT.sub(_fenced, _LIQUID_COMMENT.sub("", text or ""))
+    parts, last = [], 0
+    for fence in _FENCED.finditer(text):
+        parts.append(_uncoded(text[last : fence.start()]))
+        code = _LIQUID_RAW.sub("", fence[0])
+        parts.append(_ESCAPED_SHORTCODE.sub(r"{{\1\2\3}}", code))
+        last = fence.end()
+    parts.append(_uncoded(text[last:]))
+    return "".join(parts).strip()
+
+
+def _uncoded(text: str) -> str:
+    """Text outside code blocks, cleaned (see clean_markdown); its `$$…$$` formulas kept."""
+    text = _FIGURE.sub(_figure_image, text)
+    text = _BRACKET_MATH.sub(_dollar_math, text)
+    parts, last = [], 0
+    for formula in _DISPLAY_MATH.finditer(text):
+        parts += [_without_markup(text[last : formula.start()], _LIQUID), formula[0]]
+        last = formula.end()
+    parts.append(_without_markup(text[last:], _LIQUID))
+    return _BLANK_LINES.sub("\n\n", "".join(parts))
+
+
+def _cleaned(text: str) -> str:
+    """Text with the generators' own markup taken out, code blocks and all: how the
+    template's sample posts were fingerprinted (data/template_posts.txt)."""
+    text = _without_markup(_LIQUID_COMMENT.sub("", text or ""), _LIQUID_ANY)
+    return _BLANK_LINES.sub("\n\n", text).strip()
+
+
+def _without_markup(text: str, liquid: re.Pattern) -> str:
     text = _FORM.sub("", text)
     text = _HIDDEN.sub("", text)
     text = _COMMENT.sub("", text)
     text = _SHORTCODE.sub("", text)
-    text = _LIQUID.sub("", text)
-    text = _KRAMDOWN.sub("", text)
-    return _BLANK_LINES.sub("\n\n", text).strip()
+    text = liquid.sub("", text)
+    return _KRAMDOWN.sub("", text)
+
+
+_DISPLAY_MATH = re.compile(r"\$\$.+?\$\$", re.S)
+# A fenced code block, whole (any indentation: in a list item too).
+_FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[`~]*[ \t]*$", re.S | re.M)
+_LIQUID_RAW = re.compile(r"{%-?\s*(?:end)?raw\s*-?%}")
+_ESCAPED_SHORTCODE = re.compile(r"{{([<%])/\*(.*?)\*/([>%])}}", re.S)
+# Liquid's {% highlight python linenos %}…{% endhighlight %}, Hugo's {{< highlight go >}}
+_HIGHLIGHT = re.compile(
+    r"^([ \t]*){%-?\s*highlight\s+([^\s%]*)[^%]*?-?%}[ \t]*\n?(.*?)\n?[ \t]*"
+    r"{%-?\s*endhighlight\s*-?%}"
+    r"|^([ \t]*){{[<%]\s*highlight\s+\"?([^\s\"%>]*)\"?[^}]*?[>%]}}[ \t]*\n?(.*?)\n?[ \t]*"
+    r"{{[<%]\s*/\s*highlight\s*[>%]}}",
+    re.S | re.M,
+)
+
+
+def _fenced(match: re.Match) -> str:
+    indent, language, code = match.group(1, 2, 3) if match[3] is not None else match.group(4, 5, 6)
+    fence = "~~~" if "```" in code else "```"
+    return f"{indent}{fence}{language or ''}\n{code}\n{indent}{fence}"
+
+
+# Hugo's {{< figure src="…" alt="…" caption="…" >}}, al-folio's {% include figure.liquid
+# path="…" title="…" %} (figure.html before v0.12)
+_FIGURE = re.compile(
+    r"{{[<%]\s*figure\b(?P<hugo>[^}]*?)/?\s*[>%]}}"
+    r"|{%-?\s*include\s+figure\.(?:html|liquid)\b(?P<liquid>[^%]*?)-?%}",
+    re.S,
+)
+_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s"']+))""")
+
+
+def _figure_image(match: re.Match) -> str:
+    """A figure as a Markdown image: its address, alt text and caption (as the image's
+    title, which labsite shows as the figure's caption). Hugo's figure gives its caption
+    (else its title) as the alt text where it has none, as readers of the site heard it;
+    al-folio's gives none, and its `title` is a tooltip, not a caption."""
+    hugo = match["hugo"] is not None
+    values = {
+        key.lower(): double.replace('\\"', '"') if double else single or bare
+        for key, double, single, bare in _PARAMETER.findall(match["hugo"] or match["liquid"])
+    }
+    source = (values.get("src") or values.get("path") or values.get("url") or "").strip()
+    caption = plain(values.get("caption") or (values.get("title") if hugo else "") or "")
+    alt = plain(values.get("alt") or "") or (caption if hugo else "")
+    alt = alt.replace("[", "\\[").replace("]", "\\]")
+    title = ' "{}"'.format(caption.replace('"', '\\"')) if caption else ""
+    return f"\n\n![{alt}](<{source}>{title})\n\n"
+
+
+# Formulas written for MathJax through kramdown or goldmark, which read `\\[` as `\[`: as
+# labsite's renderer reads them (`$$…$$`, and `\\(…\\)`); code spans left alone.
+_BRACKET_MATH = re.compile(r"(`+)(?:.+?)\1|\\\\\[(.+?)\\\\\]|\\\\\((.+?)\\\\\)", re.S)
+
+
+def _dollar_math(match: re.Match) -> str:
+    if match[2] is not None:
+        return f"$${match[2]}$$"
+    if match[3] is not None:
+        return f"\\({match[3]}\\)"
+    return match[0]
 
 
 def has_form(text: str) -> bool:
@@ -475,7 +615,9 @@ def plain(text: Any) -> str:
     (tags out, `&apos;` and `&amp;` as the characters they stand for), then cleaned."""
     text = re.sub(r"<br\s*/?>", " ", str(text or ""), flags=re.I)
     text = html.unescape(re.sub(r"<[^>]+>", "", text))
-    text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
+    text = re.sub(r"(\*\*|\*)(.+?)\1", r"\2", text)
+    # underscores emphasise only at a word's edges: `Poset_Least_Squares` is one word
+    text = re.sub(r"(?<!\w)(__|_)(?=\S)(.+?)(?<=\S)\1(?!\w)", r"\2", text)
     return " ".join(text.split())
 
 

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import zipfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -17,11 +17,13 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.core.files.base import ContentFile
 from django.db import models, transaction
+from django.utils.text import slugify
 
 from core import images
 from core.slugs import unique_slug
 from lab.models import LabSettings, MemberRole
 from labsite.site_import import alfolio, hugo, maps
+from labsite.site_import.figures import Figures
 from labsite.site_import.groups import GroupMapping, mappings
 from labsite.site_import.site import (
     Site,
@@ -36,6 +38,7 @@ from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications import importing
 from publications.importing import AuthorRecord
 from publications.importing.matching import PeopleIndex
+from tags.models import Tag
 from talks.models import Award, Recipient, Speaker, Talk
 from website.models import Course, CourseTeacher, MenuItem, Page, Post, PostAuthor
 
@@ -119,13 +122,15 @@ def _closed(site: Site) -> Site:
 class Report:
     """What importing a site does (or did): per kind of row, how many are new, updated or
     unchanged, each row's line, what had no home, the template's leftovers, what could not
-    be read (skipped, the rest comes in), and the lab's groups as read."""
+    be read (skipped, the rest comes in), what came in incomplete for an editor to complete
+    (an image without its alt text), and the lab's groups as read."""
 
     site: Site
     counts: dict[str, Counter] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    to_complete: list[str] = field(default_factory=list)
     groups: dict[str, GroupMapping] = field(default_factory=dict)
     group_sizes: Counter = field(default_factory=Counter)
     written: bool = False
@@ -190,6 +195,7 @@ def _unhomed(site: Site) -> list[str]:
 class _Writer:
     def __init__(self, site: Site, report: Report, *, photos: bool, user: Any) -> None:
         self.site, self.report, self.photos, self.user = site, report, photos, user
+        self.figures = Figures(site, report, apply=photos)
         self.people: dict[str, Person] = {}  # a site person's key → the lab's person
         self.index: PeopleIndex | None = None
 
@@ -200,11 +206,13 @@ class _Writer:
         owner = self.people.get(self.site.owner.key) if self.site.owner else None
         lone = owner if len(self.site.people) == 1 else None  # a one-person site's news
         for news in self.site.news:
+            text = self.figures.text(news.text, news.source)
             self._row(
                 NewsItem,
-                {"person": lone, "date": news.date, "text_en": news.text},
+                {"person": lone, "date": news.date, "text_en": text},
                 news.text[:80],
                 kind="news",
+                source=news.source,
             )
         for project in self.site.projects:
             if owner is not None:
@@ -212,13 +220,18 @@ class _Writer:
                     Project,
                     {"person": owner, "name_en": project.title[:200]},
                     project.title,
-                    extra={
-                        "summary_en": project.description,
+                    extra=lambda project=project: {
+                        "summary_en": self.figures.text(project.description, project.source),
                         "url": project.url,
-                        "tags": ", ".join(project.tags)[:300],
+                        "tags": ", ".join(self._words(project.tags, project.source))[:300],
                     },
                     kind="project",
+                    source=project.source,
                 )
+                if project.image:
+                    self.report.notes.append(
+                        f"{project.source}: its image {project.image} (projects have no image)"
+                    )
         for talk in self.site.talks:
             self._talk(talk)
         self._publications()
@@ -237,16 +250,20 @@ class _Writer:
         label: str,
         *,
         kind: str,
-        extra: dict[str, Any] | None = None,
+        extra: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
+        source: str = "",
     ) -> models.Model | None:
-        """The row `key` names: found (unchanged), or made with `extra` and checked by the
-        model's own rules (a problem, naming `label`, when they refuse it)."""
+        """The row `key` names: found (unchanged), or made with `extra` (a function giving
+        them where working them out writes something, as bringing in a text's images does)
+        and checked by the model's own rules (a problem, naming `label`, when they refuse
+        it); `source`, the site's file it comes from, begins every message of it."""
         found = model._default_manager.filter(**key).first()
         if found is not None:
             self.report.count(kind, UNCHANGED, label)
             return found
+        extra = extra() if callable(extra) else extra
         row = model(**key, **{k: v for k, v in (extra or {}).items() if v not in (None, "")})
-        if not self._valid(row, f"{kind} “{label[:100]}”"):
+        if not self._valid(row, f"{source + ': ' if source else ''}{kind} “{label[:100]}”"):
             return None
         row.save()
         self.report.count(kind, NEW, label)
@@ -285,7 +302,8 @@ class _Writer:
         hold what a new lab starts with; an admin's own are never replaced."""
         settings, _ = LabSettings.objects.get_or_create(pk=1)
         default = LabSettings._meta.get_field("name_en").default
-        about = self.site.about
+        about = self.site.about if not settings.about_en else ""
+        about = self.figures.text(about, self.site.about_source)
         try:
             LabSettings._meta.get_field("about_en").run_validators(about)
         except ValidationError as error:
@@ -353,7 +371,7 @@ class _Writer:
                 "native_name": source.native_name[:100],
                 "title_en": source.title[:200],
                 "affiliation_en": source.affiliation[:200],
-                "bio_en": source.bio,
+                "bio_en": self.figures.text(source.bio, source.source) if not person.bio_en else "",
                 "email": repair_email(source.email),
                 "orcid": source.orcid,
                 "research_interests_en": "\n".join(source.interests),
@@ -395,7 +413,11 @@ class _Writer:
                     {"person": person, what: row[what][:200], where: row[where][:200]},
                     f"{row[what]}, {row[where]}",
                     kind=kind,
-                    extra={k: row[k] for k in ("location", "start", "end", "description")},
+                    source=source.source,
+                    extra=lambda row=row: {
+                        **{k: row[k] for k in ("location", "start", "end")},
+                        "description": self.figures.text(row["description"], source.source),
+                    },
                 )
         for row in source.awards:
             self._award(person, row)
@@ -471,7 +493,8 @@ class _Writer:
             if Page.objects.filter(title_en=title).exists():
                 self.report.count("page", UNCHANGED, title)
                 continue
-            page = Page(title_en=title, body_en=source.body, is_published=source.in_menu)
+            body = self.figures.text(source.body, source.source)
+            page = Page(title_en=title, body_en=body, is_published=source.in_menu)
             # the address the site gave it, where it is one level deep ("/contact_us/")
             parts = [part for part in address.split("/") if part]
             if len(parts) == 1 and re.fullmatch(r"[-\w]{1,80}", parts[0], re.ASCII):
@@ -503,13 +526,17 @@ class _Writer:
             {"title_en": title, "start": source.start},
             title,
             kind="course",
-            extra={
+            source=source.source,
+            extra=lambda: {
                 "term_en": term,
                 "institution_en": source.institution[:200],
-                "description_en": source.description,
+                "description_en": self.figures.text(source.description, source.source),
                 "is_published": True,
+                "featured_image": self._featured(source),
             },
         )
+        if isinstance(row, Course):
+            self._tag(row, source.tags, source.source)
         if not isinstance(row, Course) or owner is None or row.teachers.exists():
             return
         role = _teaching_role(source.role)
@@ -554,15 +581,21 @@ class _Writer:
             {f"title_{language}": title, "date": date},
             title,
             kind="post",
-            extra={
+            source=source.source,
+            extra=lambda: {
                 "summary_en": source.summary[:300],
-                "body_en": body if source.title else "",
+                "body_en": self.figures.text(body, source.source) if source.title else "",
                 "title_zh_hans": source.title_zh[:200] if source.title else "",
                 "summary_zh_hans": source.summary_zh[:300],
-                "body_zh_hans": source.body_zh if source.title else body,
+                "body_zh_hans": self.figures.text(
+                    source.body_zh if source.title else body, source.source_zh or source.source
+                ),
                 "is_published": source.published,
+                "featured_image": self._featured(source),
             },
         )
+        if isinstance(row, Post):
+            self._tag(row, source.tags, source.source)
         if not isinstance(row, Post) or row.authors.exists():
             return
         authors, unknown = self._authors(source.authors)
@@ -575,6 +608,37 @@ class _Writer:
                 f"{source.source}: the post's authors {', '.join(unknown)} (not people of the "
                 "site; a post's authors are the lab's people)"
             )
+
+    def _featured(self, source: Any) -> Any:
+        """The media item for the featured image of the site's item `source` (a post, a
+        talk, a course), brought in; None when it has none, or it cannot come in (named)."""
+        if not source.image:
+            return None
+        return self.figures.featured(source.image, source.source)
+
+    def _tag(self, row: models.Model, words: list[str], source: str) -> None:
+        """The row's tags from the site's words, where it has none yet: the lab's one
+        vocabulary, a word matched to a tag by its address ("Deep learning" is the tag
+        deep-learning)."""
+        words = self._words(words, source)
+        if words and not row.tags.exists():
+            row.tags.add(*Tag.objects.named(words).values())
+
+    def _words(self, words: list[str], source: str) -> list[str]:
+        """The site's tag words that can be tags: one that gives no address in Latin letters
+        (written in Chinese only) is named (a tag has an English name and such an address,
+        and the Chinese name joins one in the admin)."""
+        kept = []
+        for word in words:
+            if slugify(word):
+                kept.append(word)
+            else:
+                self.report.notes.append(
+                    f"{source}: the tag “{word[:100]}” (a tag has an English name whose "
+                    "address is in Latin letters; give one in the admin, with this as its "
+                    "Chinese name)"
+                )
+        return kept
 
     def _authors(self, printed: list[str]) -> tuple[list[Person], list[str]]:
         """The lab's people that `printed` names (by key, name or a name variant), each once,
@@ -602,16 +666,20 @@ class _Writer:
             {"title_en": talk.title[:300], "date": talk.date},
             talk.title,
             kind="talk",
-            extra={
+            source=talk.source,
+            extra=lambda: {
                 "event": talk.event[:200],
                 "event_url": talk.event_url,
                 "city": talk.city[:100],
                 "country": talk.country[:100],
                 "slides_url": talk.slides_url,
                 "video_url": talk.video_url,
-                "description": talk.description,
+                "description": self.figures.text(talk.description, talk.source),
+                "featured_image": self._featured(talk),
             },
         )
+        if isinstance(row, Talk):
+            self._tag(row, talk.tags, talk.source)
         if row is None or row.speakers.exists():
             return
         names = {p.name: self.people[p.key] for p in self.site.people if p.key in self.people}
@@ -623,6 +691,8 @@ class _Writer:
         if not self.site.records:
             return
         self._shared_identifiers()
+        for record in self.site.records:
+            record.abstract = self.figures.text(record.abstract, _file_of(record))
         plans = importing.plan(self.site.records)
         dropped: dict[str, list[str]] = {}
         for plan in plans:
@@ -638,6 +708,14 @@ class _Writer:
             where = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
             self.report.notes.append(f"publications: {reason} ({where})")
         importing.apply(plans, skip_invalid=True, user=self.user)
+        for plan in plans:
+            image, page = self.site.paper_images.get(id(plan.record), ("", ""))
+            if image and plan.action in (importing.NEW, importing.UPDATE):
+                paper = plan.written()
+                item = self.figures.featured(image, page)
+                if item is not None and paper.featured_image_id is None:
+                    paper.featured_image = item
+                    paper.save(update_fields=["featured_image"])
 
     def _shared_identifiers(self) -> None:
         """A DOI or arXiv id the site gives two different papers (a template's placeholder
@@ -654,6 +732,12 @@ class _Writer:
                         f"{record.label}: its {name.replace('_', ' ')} {value} is also given to "
                         f"“{first}”, which keeps it"
                     )
+
+
+def _file_of(record: importing.Record) -> str:
+    """The file a record was read from, as its label begins ("_bibliography/papers.bib
+    (line 4)", "content/publication/x/index.md")."""
+    return record.label.partition(",")[0].split(" (")[0]
 
 
 def _is_teaching_page(page: SitePage) -> bool:

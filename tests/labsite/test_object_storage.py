@@ -5,11 +5,15 @@ import io
 import json
 import re
 import socket
+import subprocess
+import sys
 import time
 from urllib.parse import urlsplit
 
 import boto3
 import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from moto.server import ThreadedMotoServer
 from PIL import Image
@@ -17,7 +21,7 @@ from PIL import Image
 from labsite import archive
 from labsite.static_site import export_static
 from people.models import Person
-from tests import factories
+from tests import factories, served
 from tests.admin_forms import form_data
 
 pytestmark = pytest.mark.django_db
@@ -61,6 +65,7 @@ def s3(monkeypatch):
             "querystring_auth": False,
             "file_overwrite": False,
             "default_acl": None,
+            "object_parameters": {"CacheControl": settings.MEDIA_CACHE_CONTROL},
         },
     }
     with override_settings(
@@ -73,12 +78,42 @@ def s3(monkeypatch):
     server.stop()
 
 
-def _fetch(url):
+def _fetch(url, header="Content-Type"):
     parts = urlsplit(url)
     connection = http.client.HTTPConnection(parts.netloc, timeout=10)
     connection.request("GET", parts.path)
     response = connection.getresponse()
-    return response.status, response.getheader("Content-Type"), response.read()
+    return response.status, response.getheader(header), response.read()
+
+
+def test_the_settings_store_media_in_a_bucket_with_a_years_lifetime(tmp_path):
+    env = served.site_env(tmp_path, S3_BUCKET=BUCKET, AWS_ACCESS_KEY_ID="test")
+    code = "from django.conf import settings; print(settings.STORAGES['default']['OPTIONS'])"
+    shown = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        env=env,
+        cwd=served.ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+    assert "'object_parameters': {'CacheControl': 'public, max-age=31536000, immutable'}" in shown
+
+
+def test_a_library_image_and_its_sizes_are_served_from_the_bucket_for_browsers_to_keep(s3):
+    item = factories.MediaItemFactory(
+        image=SimpleUploadedFile("c.jpg", factories.photo_bytes((480, 320)))
+    )
+    files = [item.image, *(file for _w, *pair in item.renditions() for file in pair)]
+
+    for file in files:
+        status, lifetime, _body = _fetch(file.url, "Cache-Control")
+        assert (status, lifetime) == (200, "public, max-age=31536000, immutable"), file.name
+    # a replaced image is a new address: no browser keeps the old one for it
+    item.image = SimpleUploadedFile("d.jpg", factories.photo_bytes((480, 320)))
+    item.save()
+    assert not {f.url for f in files} & {item.image.url, item.fallback().url}
 
 
 def test_an_uploaded_photo_is_stored_in_the_bucket_and_served_from_its_url(s3, admin_client):

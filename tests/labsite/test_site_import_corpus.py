@@ -17,17 +17,21 @@ configuration), which land in the lab's settings, in English or Chinese."""
 import datetime
 import io
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
 from django.core.management import call_command
+from django.db import transaction
 
 from lab.models import LabSettings
+from labsite.site_import import open_site
 from labsite.site_import.site import UNEXPECTED
 from people.models import Education, Experience, Link, NewsItem, Person, Project
 from publications.models import Publication
 from talks.models import Award, Talk
+from tests.labsite import site_counts
 from website.models import Course, Post
 
 pytestmark = pytest.mark.django_db
@@ -107,12 +111,20 @@ def _rows():
     }
 
 
-@pytest.mark.parametrize("site", SITES, ids=lambda path: path.name)
-def test_a_real_site_lands_whole_and_a_second_run_changes_nothing(site):
+@pytest.fixture(scope="module", params=SITES, ids=lambda path: path.name)
+def imported(request, django_db_setup, django_db_blocker):
+    """(site, the import's report): each site imported once for every test here, and rolled
+    back after them (each test's own changes roll back to the imported site)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        report = _import(request.param)  # no refusal, no traceback: either raises here
+        yield request.param, report
+        transaction.set_rollback(True)
+
+
+def test_a_real_site_lands_whole_and_a_second_run_changes_nothing(imported):
+    site, report = imported
     expected = yaml.safe_load(site.with_suffix(".facts.yaml").read_text())
     facts = expected["facts"] + ([{"person": expected["owner"]}] if "owner" in expected else [])
-
-    report = _import(site)  # no refusal, no traceback: either raises here
 
     assert UNEXPECTED not in report
     owner = Person.objects.filter(name=expected.get("owner")).first()
@@ -129,3 +141,30 @@ def test_a_real_site_lands_whole_and_a_second_run_changes_nothing(site):
 
     assert "Imported: 0 rows new or updated." in again
     assert _rows() == rows
+
+
+def test_every_image_tag_formula_and_code_block_of_a_real_site_lands_or_is_named(imported):
+    """Counted from the site's files by the test's own reader (tests/labsite/site_counts.py):
+    body images, featured images, tags, formulas and code blocks; each is in what the lab
+    holds after the import, or the import names it (its file, and why)."""
+    site, report = imported
+    with open_site(site) as read:  # the ledger, by file and key; a Hugo site may be below
+        rows = {(row.file, row.key): row.status for row in read.ledger.rows}
+        root = read.root
+    lines = [line.removeprefix("  - ") for line in report.splitlines()]
+    pools = site_counts.landed_pools()
+
+    fates, lost = {kind: Counter() for kind in site_counts.KINDS}, []
+    for item in site_counts.found_items(root):
+        if site_counts.has_landed(item, pools):
+            fates[item.kind]["landed"] += 1
+        elif site_counts.is_named(item, lines, rows):
+            fates[item.kind]["named"] += 1
+        else:
+            fates[item.kind]["lost"] += 1
+            lost.append(item)
+    table = site_counts.table(site.name, fates)
+    print(table)  # found, landed, named and lost per kind (-s shows it)
+    assert lost == [], f"{table}\n" + "\n".join(map(str, lost[:20]))
+    shown = site_counts.shown()  # what landed, the pages show (and more: `$x$`, indented code)
+    assert all(shown[kind] >= fates[kind]["landed"] for kind in ("body image", "math", "code"))

@@ -7,6 +7,8 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from PIL import Image, ImageFile
 
 from media.models import MediaItem
@@ -114,6 +116,27 @@ def _count_pillow_work(monkeypatch):
     return calls
 
 
+def _images(count):
+    """`count` images of the library (small ones: one width each, kept quick to make)."""
+    return [
+        factories.MediaItemFactory(
+            image=SimpleUploadedFile("i.jpg", factories.photo_bytes((300, 200)))
+        )
+        for _n in range(count)
+    ]
+
+
+def _page_showing(slug, figures, in_gallery):
+    """A page whose text shows `figures` as figures, then a gallery of `in_gallery`."""
+    text = [f"![Image {n}](media:{item.name})" for n, item in enumerate(figures)]
+    if in_gallery:
+        gallery = factories.GalleryFactory(name=f"{slug}-gallery")
+        for position, item in enumerate(in_gallery, start=1):
+            factories.GalleryItemFactory(gallery=gallery, item=item, position=position)
+        text.append(f"![Our retreat](media:gallery/{gallery.name})")
+    return factories.PageFactory(slug=slug, body="Text.\n\n" + "\n\n".join(text))
+
+
 def test_no_request_decodes_or_encodes_an_image(client, tagged, monkeypatch):
     gallery = factories.GalleryFactory(name="retreat")
     factories.GalleryItemFactory(gallery=gallery, item=tagged["post"].featured_image)
@@ -122,10 +145,13 @@ def test_no_request_decodes_or_encodes_an_image(client, tagged, monkeypatch):
         item.tags.add(tag)
     factories.HomeSectionFactory(kind="posts", position=1)
     factories.PageFactory(slug="lab", body="![](media:cluster)\n\n![](media:gallery/retreat)")
+    ten = _images(10)
+    _page_showing("ten-images", ten[:5], ten[5:])  # five figures and a gallery of five
     calls = _count_pillow_work(monkeypatch)
 
     urls = [*_pages(tagged), "/", "/posts/", "/publications/", "/themes/", "/teaching/"]
     urls += ["/tags/systems/", "/zh-hans/tags/systems/", "/lab/", "/sitemap.xml"]
+    urls += ["/ten-images/", "/zh-hans/ten-images/"]
     for url in urls:
         assert client.get(url).status_code == 200, url
     # what the Markdown renderer asks for a page's `media:` references
@@ -133,6 +159,37 @@ def test_no_request_decodes_or_encodes_an_image(client, tagged, monkeypatch):
     assert "<picture>" in resolve("gallery/retreat", "", None)
 
     assert calls == []
+
+
+def test_a_page_with_ten_images_shows_all_ten_with_their_sizes(client, site_rows):
+    ten = _images(10)
+    _page_showing("ten-images", ten[:5], ten[5:])
+
+    html = client.get("/ten-images/").content.decode()
+
+    assert html.count("<picture>") == 10
+    assert html.count('width="300" height="200"') == 10  # each reserves its space
+    assert html.count('<figure class="gallery__item">') == 5
+
+
+@pytest.mark.parametrize(
+    ("one", "ten"),
+    [((1, 0), (10, 0)), ((0, 1), (0, 10)), ((1, 1), (5, 5))],
+    ids=["figures", "a gallery", "figures and a gallery"],
+)
+def test_a_page_with_ten_images_takes_the_queries_one_with_one_takes(
+    client, site_rows, django_assert_num_queries, one, ten
+):
+    images = _images(10)
+    _page_showing("one", images[: one[0]], images[one[0] : one[0] + one[1]])
+    _page_showing("ten", images[: ten[0]], images[ten[0] : ten[0] + ten[1]])
+    with CaptureQueriesContext(connection) as first:
+        assert client.get("/one/").status_code == 200
+
+    with django_assert_num_queries(len(first)):
+        html = client.get("/ten/").content.decode()
+
+    assert html.count("<picture>") == 10
 
 
 def test_a_gallery_in_a_text_keeps_its_grid_and_a_figure_its_credit(client):

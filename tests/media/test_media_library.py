@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import IntegrityError, transaction
 from PIL import ExifTags, Image
 
 from media.models import MediaItem
@@ -76,6 +77,33 @@ def test_alt_text_is_required_in_both_languages(admin_client, column):
     assert "Say what the image shows, in English and in Chinese" in response.content.decode()
     assert not MediaItem.objects.exists()
     assert _stored_files() == before
+
+
+def test_only_an_image_marked_as_awaiting_its_alt_text_is_stored_without_it():
+    with pytest.raises(IntegrityError), transaction.atomic():
+        factories.MediaItemFactory(alt="", alt_zh_hans="")  # no path leaves it out unmarked
+
+    waiting = factories.MediaItemFactory(alt="", alt_zh_hans="", awaits_alt_text=True)
+    shown = resolve(waiting.name, "", None)
+
+    assert 'alt=""' in shown  # what the site it came from said, no more
+
+
+def test_an_image_saved_with_alt_text_in_both_languages_no_longer_waits(admin_client):
+    item = factories.MediaItemFactory(alt="Our racks", alt_zh_hans="", awaits_alt_text=True)
+    change = f"/admin/media/mediaitem/{item.pk}/change/"
+    waiting = admin_client.get("/admin/media/mediaitem/?awaits_alt_text__exact=1")
+    assert list(waiting.context["cl"].result_list) == [item]
+
+    response = admin_client.post(
+        change, form_data(admin_client.get(change), alt_zh_hans="我们的机架")
+    )
+
+    assert response.status_code == 302
+    item.refresh_from_db()
+    assert not item.awaits_alt_text
+    listed = admin_client.get("/admin/media/mediaitem/?awaits_alt_text__exact=1")
+    assert list(listed.context["cl"].result_list) == []
 
 
 def _gps_rotated_jpeg():

@@ -44,6 +44,7 @@ class Command(BaseCommand):
             ("Not imported (labsite has no place for it):", report.notes),
             ("Left out (the template's samples):", report.site.leftovers),
             ("Skipped (could not be read or kept; the rest comes in):", report.skipped),
+            ("To complete (imported without what the site does not say):", report.to_complete),
         ):
             if lines:
                 self.stdout.write(title)
