@@ -155,10 +155,13 @@ class MediaItem(models.Model):
         key = (self.image.name, self.width)
         kept = self.__dict__.get("_renditions")
         if kept is None or kept[0] != key:
-            kept = self._renditions = key, [
-                (actual, getattr(self, f"webp_{spec}"), getattr(self, f"jpeg_{spec}"))
-                for spec, actual in renditions.widths_for(self.width)
-            ]
+            kept = self._renditions = (
+                key,
+                [
+                    (actual, getattr(self, f"webp_{spec}"), getattr(self, f"jpeg_{spec}"))
+                    for spec, actual in renditions.widths_for(self.width)
+                ],
+            )
         return kept[1]
 
     def rendition_names(self):
