@@ -24,6 +24,10 @@ MAX_QUERY = 200  # characters of a query read; the rest is ignored
 MAX_TERMS = 8  # groups of terms a query is made of; more words add nothing
 MAX_TERM = 64  # characters of an indexed term (a DOI's digits, a long identifier)
 TYPO_FROM = 5  # a word of this many letters or more may be found with one edit
+# ... and of at most this many, in at most this many words of a query: a word's edits are
+# about 54 a letter, each a term asked for, so a 200-letter word asked 10,800 (1.3 s)
+TYPO_UP_TO = 24
+TYPO_WORDS = 3
 
 # The scripts written without spaces: Han (with its extensions and compatibility forms),
 # Hiragana, Katakana, Hangul.
@@ -155,7 +159,12 @@ def parse(text: str) -> Query:
                 continue
             parts = [p for p in re.findall(r"\w+", folded) if p]
             candidates = [{_stem(p)} for p in parts]
-            if len(parts) == 1 and len(parts[0]) >= TYPO_FROM and parts[0].isalpha():
+            if (
+                len(parts) == 1
+                and TYPO_FROM <= len(parts[0]) <= TYPO_UP_TO
+                and parts[0].isalpha()
+                and len(typo_words) < TYPO_WORDS
+            ):
                 typo = parts[0]
         for group in candidates:
             if group not in groups and len(groups) < MAX_TERMS:
