@@ -160,6 +160,45 @@ def test_a_save_is_searchable_once_it_commits_and_a_draft_is_not(
     assert _titles("quasicrystal") == []
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_edit_replaces_its_words_and_a_failed_write_is_retried_by_the_worker(
+    monkeypatch, settings, caplog
+):
+    """Outside a transaction, as the admin's save indexes after its commit (on PostgreSQL in
+    one call of several statements): an edit's old words are no longer found, its new ones
+    are. A write that fails part-way leaves the index as it was, the save stands (no error
+    page for the editor), the failure is logged and the task worker writes it again."""
+    from django_tasks import default_task_backend
+
+    post = factories.PostFactory(title="Quasicrystal lattices", is_published=True)
+    post.title = "Heliotrope lattices"
+    post.save()
+    assert _titles("quasicrystal") == []
+    assert _titles("heliotrope") == ["Heliotrope lattices"]
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    replacing = search._replacing
+    monkeypatch.setattr(
+        search,
+        "_replacing",
+        lambda documents, gone: [
+            *replacing(documents, gone),
+            ("SELECT * FROM labsite_no_such_table", []),
+        ],
+    )
+    post.title = "Bismuth lattices"
+    post.save()
+    monkeypatch.undo()
+    assert Post.objects.get().title == "Bismuth lattices"
+    assert "the task worker retries" in caplog.text
+    assert _titles("bismuth") == []
+    assert _titles("heliotrope") == ["Heliotrope lattices"]  # and the connection answers
+    (job,) = [r for r in default_task_backend.results if r.task.name == "index_later"]
+    job.task.call(*job.args)
+    assert _titles("bismuth") == ["Bismuth lattices"]
+    assert _titles("heliotrope") == []
+
+
 def test_a_post_dated_ahead_is_found_from_its_day(db, django_capture_on_commit_callbacks):
     tomorrow = datetime.date.today() + datetime.timedelta(days=1)
     with django_capture_on_commit_callbacks(execute=True):
