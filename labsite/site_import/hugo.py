@@ -31,11 +31,13 @@ from labsite.site_import.site import (
     featured_image,
     front_matter,
     has_form,
+    inside,
     is_hidden,
     load_data,
     plain,
     read_text,
     split_roles,
+    values_of_page,
     web_url,
 )
 from publications.exports import CSL_TYPES
@@ -144,9 +146,11 @@ def read(site: Site, owner_name: str = "") -> None:
         (content / "authors").glob("*/index.md")
     )
     site.each(_fresh(site, pages), lambda path: _author_page(site, path))  # drafts left out
+    members = [path for section in _people_sections(site, content) for path in section]
+    site.each(_fresh(site, members), lambda path: _member_page(site, path))
     if not site.people:
         site.skip(
-            "data/authors, content/authors",
+            "data/authors, content/authors, a section of people",
             "the site has no authors: its papers and talks come in without a profile",
         )
     if not any(p.is_owner for p in site.people):
@@ -171,7 +175,7 @@ def read(site: Site, owner_name: str = "") -> None:
     if chinese is not None:
         posts = _fresh(site, _pages(chinese, "post", "posts", "blog"), drafts=True)
         site.each(posts, lambda path: _chinese_post(site, chinese, content, path))
-    _own_pages(site, content)
+    _own_pages(site, content, set(members))
 
 
 def _mapping(value: Any, *keys: str) -> dict[str, Any]:
@@ -342,7 +346,7 @@ def _fresh(site: Site, paths: list[Path], *, drafts: bool = False) -> list[Path]
     return fresh
 
 
-def _own_pages(site: Site, content: Path) -> None:
+def _own_pages(site: Site, content: Path, members: set[Path]) -> None:
     """The content sections and pages not read as people, papers, talks, projects or posts:
     the lab's own pages, each read whole."""
     names = {"_index.md", "index.md", "experience.md"}
@@ -353,6 +357,7 @@ def _own_pages(site: Site, content: Path) -> None:
     # the home page: its own blocks (`sections:`), or the widget pages of content/home/
     paths += [p for p in (content / "_index.md",) if p.is_file()]
     paths += sorted((content / "home").glob("*.md")) + sorted((content / "home").glob("*/index.md"))
+    paths = [path for path in paths if path not in members]
 
     def read_one(path: Path) -> None:
         front, body = front_matter(site, path)
@@ -636,6 +641,76 @@ def _add(site: Site, person: SitePerson, values: dict[str, Any]) -> None:
             site.about, site.about_source = person.bio, person.source
     else:
         site.people.append(person)
+
+
+# Front matter words that make a page a person's, beside a name: Wowchemy's author words and
+# those lab themes give their people pages (not `image`, which any Hugo page may have).
+PERSON_KEYS = {
+    "role", "position", "bio", "social", "user_groups", "email", "avatar", "photo", "alumni",
+    "ex_member", "first_name", "last_name", "organizations", "interests", "profiles",
+}  # fmt: skip
+
+
+def _people_sections(site: Site, content: Path) -> list[list[Path]]:
+    """The pages of each content section other than those read already (authors, papers…)
+    that is a section of people: most of its pages have a name and a person's words."""
+    sections = []
+    for folder in sorted(p for p in content.iterdir() if p.is_dir() and p.name not in READ):
+        pages = _pages(content, folder.name)
+        if pages and sum(_is_person_page(site, path) for path in pages) * 2 > len(pages):
+            sections.append(pages)
+    return sections
+
+
+def _is_person_page(site: Site, path: Path) -> bool:
+    try:
+        values, _ = values_of_page(site, path)
+    except Unreadable:
+        return False
+    keys = {str(key).lower() for key in values}
+    named = bool(keys & {"title", "name"} or {"first_name", "last_name"} <= keys)
+    return named and bool(keys & PERSON_KEYS) and not _is_landing(values)
+
+
+def _member_page(site: Site, path: Path) -> None:
+    """A person's page in a lab's section of people (content/people/ada/index.md or
+    content/people/ada.md): `title` or `name`, `role` or `position` (a `<br>` between roles),
+    `user_groups` or else the role as their group, `alumni` or `ex_member` when they have
+    left, the author words of Wowchemy, and the page's text as their bio. The folder (or the
+    file's name) is the key papers name them by, so two folders are two people."""
+    if site.is_template(path):
+        site.leftover(path, "the template's sample person")
+        return
+    values, body = front_matter(site, path)
+    source = site.name(path)
+    key = path.parent.name if path.name in ("index.md", "_index.md") else path.stem
+    person = _person(site, key, source, values)
+    full = " ".join(
+        plain(values.get(k)) for k in ("first_name", "last_name") if plain(values.get(k))
+    )
+    person.name = plain(values.get("name") or values.get("title")) or full
+    if not person.name:
+        raise Unreadable(source, "the person has no name")
+    roles = split_roles(values.get("role") or values.get("position"))
+    person.title = ", ".join(roles)[:200]
+    person.groups = person.groups or roles[:1]
+    person.alumni = any(
+        values.get(word) is True or str(values.get(word)).lower() == "true"
+        for word in ("alumni", "ex_member")
+    )
+    person.bio = clean_markdown(body) or person.bio
+    _organisations(person, values)
+    picture = values.get("avatar") or values.get("photo")
+    if picture:
+        person.photo = inside(site, str(picture), path.parent.relative_to(site.root).as_posix())
+        person.photo = person.photo or inside(site, str(picture), "static", "assets")
+        if person.photo is None:
+            site.no_home.append(f"{source}: the photo {picture} (not in the folder)")
+    else:
+        person.photo = next(iter(sorted(path.parent.glob("avatar.*"))), None)
+        if path.name not in ("index.md", "_index.md"):
+            person.photo = None  # a page of its own: the folder's avatar is not theirs
+    _add(site, person, values)
 
 
 def _experience_page(site: Site, path: Path) -> None:

@@ -1102,3 +1102,57 @@ def test_tabs_inside_a_yaml_flow_list_are_read_as_hugo_reads_them(tmp_path):
 
     assert "Skipped" not in report
     assert Publication.objects.get().authorships.count() == 2
+
+
+def test_a_hugo_section_of_people_is_the_labs_people_with_their_roles_and_alumni(tmp_path):
+    """A lab theme's `content/people/` (a folder per person or a page each), not Wowchemy's
+    authors: each page with a name and a role, bio, social links or a photo is a member."""
+    _write(tmp_path, "config.toml", 'title = "Kestrel Lab"\n')
+    _write(tmp_path, "content/people/_index.md", "---\ntitle: People\n---\nWho we are.\n")
+    _write(
+        tmp_path,
+        "content/people/ada-byron/index.md",
+        "---\ntitle: Ada Byron\nrole: Principal Investigator<br>Professor\nsocial:\n"
+        "  - icon: github\n    link: https://github.com/adab\n---\nAda leads the lab.\n",
+    )
+    _write(
+        tmp_path,
+        "content/people/bob-stone.md",
+        "---\nname: Bob Stone\nposition: PhD Student\nalumni: true\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/people/wei-li/index.md",
+        "---\ntitle: Wei Li\nuser_groups: [Master Students]\nemail: wei@example.org\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/people/wei-li-2/index.md",
+        "---\ntitle: Wei Li\nuser_groups: [Alumni]\nbio: Now at a company.\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/a/index.md",
+        "---\ntitle: Paper A\ndate: 2020-01-01\nauthors: [ada-byron, bob-stone]\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    people = Person.objects.order_by("name", "pk")
+    assert [(p.name, p.role, p.is_alumnus) for p in people] == [
+        ("Ada Byron", "pi", False),
+        ("Bob Stone", "phd", True),
+        ("Wei Li", "masters", False),
+        ("Wei Li", "staff", True),
+    ]
+    ada = people[0]
+    assert ada.title_en == "Principal Investigator, Professor"
+    assert ada.bio_en == "Ada leads the lab."
+    assert Link.objects.filter(person=ada, url="https://github.com/adab").exists()
+    paper = Publication.objects.get(title="Paper A")
+    assert [a.person.name for a in paper.authorships.order_by("position")] == [
+        "Ada Byron",
+        "Bob Stone",
+    ]
+    assert not Page.objects.filter(title_en__in=["Ada Byron", "Bob Stone", "Wei Li"]).exists()
+    assert "Imported: 0 rows" in _import(tmp_path, "--apply")
