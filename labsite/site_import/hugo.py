@@ -148,6 +148,7 @@ def read(site: Site, owner_name: str = "") -> None:
     site.each(_fresh(site, pages), lambda path: _author_page(site, path))  # drafts left out
     members = [path for section in _people_sections(site, content) for path in section]
     site.each(_fresh(site, members), lambda path: _member_page(site, path))
+    _lab_account(site)
     if not site.people:
         site.skip(
             "data/authors, content/authors, a section of people",
@@ -579,6 +580,22 @@ def _is_organisation(site: Site, person: SitePerson, values: dict[str, Any]) -> 
     # lab's motto; "admin" is the owner's user name in every Academic site
     users = [str(a) for a in _list(values.get("authors")) if str(a).strip().lower() != "admin"]
     return any(name.strip() and ORGANISATION.search(name) for name in (person.name, *users))
+
+
+def _lab_account(site: Site) -> None:
+    """An account named exactly as the site is titled, beside other people, is the lab's own
+    (`title: Kestrel` on a site titled Kestrel): unless it reads as a person's (a group, an
+    education, interests, or the superuser's account), it is the lab, its text the About."""
+    title = site.title.casefold()
+    for person in list(site.people):
+        if not title or person.name.casefold() != title or len(site.people) < 2:
+            continue
+        if person.groups or person.education or person.interests or person.is_owner:
+            continue
+        site.people.remove(person)
+        site.organisations.append(f"{person.source}: {person.name}")
+        if person.bio and not site.about:
+            site.about, site.about_source = person.bio, person.source
 
 
 def _author_file(site: Site, path: Path) -> None:

@@ -1156,3 +1156,71 @@ def test_a_hugo_section_of_people_is_the_labs_people_with_their_roles_and_alumni
     ]
     assert not Page.objects.filter(title_en__in=["Ada Byron", "Bob Stone", "Wei Li"]).exists()
     assert "Imported: 0 rows" in _import(tmp_path, "--apply")
+
+
+def test_a_hugo_labs_own_account_named_as_the_site_is_the_lab_not_a_person(tmp_path):
+    """An author account whose name is exactly the site's title, beside the lab's people, is
+    the lab's account (though its name has no word such as lab or group): its text is the
+    lab's About, and it is no member."""
+    _write(tmp_path, "config.toml", 'title = "Kestrel"\n')
+    _write(tmp_path, "content/authors/kestrel/_index.md", "---\ntitle: Kestrel\n---\nWe fly.\n")
+    _write(
+        tmp_path,
+        "content/authors/ada/_index.md",
+        "---\ntitle: Ada Byron\nuser_groups: [Principal Investigators]\n---\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    assert list(Person.objects.values_list("name", flat=True)) == ["Ada Byron"]
+    from lab.models import LabSettings
+
+    assert LabSettings.objects.get().about_en == "We fly."
+    assert "content/authors/kestrel/_index.md: Kestrel" in report
+
+
+def test_a_personal_hugo_site_titled_with_its_owners_name_keeps_its_owner(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Ada Byron"\n')
+    _write(
+        tmp_path,
+        "content/authors/admin/_index.md",
+        "---\ntitle: Ada Byron\nsuperuser: true\nrole: Professor\n---\n",
+    )
+    _write(tmp_path, "content/authors/bob/_index.md", "---\ntitle: Bob Stone\n---\n")
+
+    _import(tmp_path, "--apply")
+
+    assert Person.objects.filter(name="Ada Byron").exists()
+
+
+def test_jekyll_pages_in_markdown_r_markdown_and_html_are_the_labs_pages(tmp_path):
+    _write(tmp_path, "_config.yml", "first_name: Ada\nlast_name: Byron\n")
+    _write(tmp_path, "_pages/a.markdown", "---\ntitle: Kramdown\npermalink: /a/\n---\nText A.\n")
+    _write(tmp_path, "_pages/b.Rmd", "---\ntitle: Knitted\npermalink: /b/\n---\nText B.\n")
+    _write(
+        tmp_path, "_pages/c.html", "---\ntitle: Plain HTML\npermalink: /c/\n---\n<p>Text C.</p>\n"
+    )
+
+    _import(tmp_path, "--apply")
+
+    pages = dict(Page.objects.values_list("title_en", "address"))
+    assert pages == {"Kramdown": "a", "Knitted": "b", "Plain HTML": "c"}
+
+
+def test_html_in_a_yaml_role_or_title_is_read_as_html_then_cleaned(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(
+        tmp_path,
+        "content/authors/admin/_index.md",
+        "---\ntitle: Ada Byron\nrole: '<strong>Professor</strong> of Maths &amp; Music'\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/a/index.md",
+        "---\ntitle: 'On <em>Engines</em> &amp; Notes'\ndate: 2020-01-01\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    assert Person.objects.get().title_en == "Professor of Maths & Music"
+    assert Publication.objects.get().title == "On Engines & Notes"
