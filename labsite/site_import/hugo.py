@@ -8,6 +8,7 @@ and `content/courses/`, `content/experience.md`, and the site's title and descri
 its configuration."""
 
 import re
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -849,6 +850,13 @@ def _publication(site: Site, path: Path) -> None:
             site.skipped.append(f"{unreadable} (the page's own fields are read instead)")
         except ImportProblem as problem:  # a cite.bib holding no entry ("None", blank)
             site.skipped.append(f"{problem} (the page's own fields are read instead)")
+    shown = plain(values.get("title"))
+    if records and shown and not _same_paper(records[0].title, shown):
+        site.no_home.append(
+            f"{site.name(bib)}: not read (it describes another paper, “{records[0].title[:100]}”, "
+            "copied from another page); the page's own fields are"
+        )
+        records = []
     if records and records[0].problems:  # what the site shows is the page, not its cite.bib
         site.no_home.append(
             f"{site.name(bib)}: not read ({'; '.join(records[0].problems)}); the page's own "
@@ -908,6 +916,13 @@ def _publication(site: Site, path: Path) -> None:
     if image:
         site.paper_images[id(record)] = (image, name)
     site.records.append(record)
+
+
+def _same_paper(title: str, other: str) -> bool:
+    """Whether two titles name one paper: written alike, one holding the other (a subtitle
+    left off), or edited by a few words (a site's own capitals and punctuation)."""
+    a, b = (re.sub(r"[\W_]+", "", plain(t)).casefold() for t in (title, other))
+    return not a or a in b or b in a or SequenceMatcher(None, a, b).ratio() >= 0.7
 
 
 def _event(site: Site, path: Path) -> None:
