@@ -1224,3 +1224,43 @@ def test_html_in_a_yaml_role_or_title_is_read_as_html_then_cleaned(tmp_path):
 
     assert Person.objects.get().title_en == "Professor of Maths & Music"
     assert Publication.objects.get().title == "On Engines & Notes"
+
+
+def test_a_hugo_papers_cite_bib_copied_from_another_paper_is_left_out_and_named(tmp_path):
+    """A cite.bib copied from another page (a real lab's seven papers) describes another
+    paper: its year, venue and authors are not this paper's, so the page's own are read."""
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(tmp_path, "content/authors/admin/_index.md", "---\ntitle: Ada Byron\n---\n")
+    _write(
+        tmp_path,
+        "content/publication/b/index.md",
+        "---\ntitle: Notes on the Engine\ndate: 2021-03-05\nauthors: [admin]\n"
+        "publication: In *Proc. Engines*\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/b/cite.bib",
+        "@article{x, title={Tables of the Moon}, author={Stone, Bob}, year={2019},"
+        " journal={Lunar Letters}}\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/c/index.md",
+        "---\ntitle: 'Notes on the engine, second part'\ndate: 2021-01-01\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/c/cite.bib",
+        "@article{y, title={Notes on the Engine: Second Part}, author={Byron, Ada},"
+        " year={2022}, journal={Engines}}\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    b = Publication.objects.get(title="Notes on the Engine")
+    assert b.date.year == 2021
+    assert "Lunar Letters" not in (b.venue.name, b.venue.short_name)  # the other paper's
+    assert [a.person.name for a in b.authorships.all()] == ["Ada Byron"]
+    assert "content/publication/b/cite.bib: not read (it describes another paper" in report
+    c = Publication.objects.get(title="Notes on the engine, second part")
+    assert c.date.year == 2022  # its own cite.bib, the title edited on the page, is read
