@@ -14,6 +14,7 @@ from typing import Any
 
 from core.partial_dates import PartialDate
 from labsite.site_import.ledger import Tracked
+from labsite.site_import.maps import HUGO_PUBLICATION, field_value
 from labsite.site_import.site import (
     ORGANISATION,
     Site,
@@ -840,6 +841,10 @@ def _apply_links(record: Record, links: dict[str, Any]) -> None:
 
 def _publication(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
+
+    def field(what: str) -> Any:  # the page's field, by the map of Hugo's paper pages
+        return field_value(values, HUGO_PUBLICATION, what)
+
     name = site.name(path)
     bib = path.parent / "cite.bib"
     records: list[Record] = []
@@ -850,7 +855,7 @@ def _publication(site: Site, path: Path) -> None:
             site.skipped.append(f"{unreadable} (the page's own fields are read instead)")
         except ImportProblem as problem:  # a cite.bib holding no entry ("None", blank)
             site.skipped.append(f"{problem} (the page's own fields are read instead)")
-    shown = plain(values.get("title"))
+    shown = plain(field("title"))
     if records and shown and not _same_paper(records[0].title, shown):
         site.no_home.append(
             f"{site.name(bib)}: not read (it describes another paper, “{records[0].title[:100]}”, "
@@ -864,37 +869,35 @@ def _publication(site: Site, path: Path) -> None:
         )
         records = []
     record = records[0] if records else Record(label=name)
-    record.title = plain(values.get("title")) or record.title  # the title the site shows
+    record.title = plain(field("title")) or record.title  # the title the site shows
     # the page's own fields, where cite.bib (which wins) does not say
-    types = _list(values.get("publication_types"))
+    types = _list(field("types"))
     kind = str(types[0]) if types else ""
     if not record.kind:
         record.kind = KINDS.get(kind) or NUMBERED_KINDS.get(kind) or Publication.Kind.OTHER
-    venue = plain(values.get("publication")).removeprefix("In ").strip()
-    short = plain(values.get("publication_short")).removeprefix("In ").strip()
+    venue = plain(field("venue")).removeprefix("In ").strip()
+    short = plain(field("venue_short")).removeprefix("In ").strip()
     record.venue_name = record.venue_name or venue
     record.venue_short = record.venue_short or short
-    record.date = record.date or date_of(values.get("date"))
-    doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+    record.date = record.date or date_of(field("date"))
+    doi = re.sub(r"\\([_&%#])", r"\1", str(field("doi") or "").strip())
     if doi and not record.doi:
         record.doi = clean_doi(doi)
         if not record.doi:
             record.dropped.append(f"invalid DOI “{doi[:200]}” (dropped)")
-    hugoblox = values.get("hugoblox") if isinstance(values.get("hugoblox"), dict) else {}
+    hugoblox = field("identifiers") if isinstance(field("identifiers"), dict) else {}
     ids = hugoblox.get("ids") if isinstance(hugoblox.get("ids"), dict) else {}
     if ids.get("arxiv") and not record.arxiv_id:
         record.arxiv_id = str(ids["arxiv"])
     _apply_links(record, _links(values))
     record.abstract = (
-        record.abstract
-        or clean_markdown(str(values.get("abstract") or ""))
-        or plain(values.get("summary"))
+        record.abstract or clean_markdown(str(field("abstract") or "")) or plain(field("summary"))
     )
-    if values.get("featured") is not None and record.is_selected is None:
-        record.is_selected = bool(values["featured"])
-    authors = _names(site, values.get("authors"))
+    if field("selected") is not None and record.is_selected is None:
+        record.is_selected = bool(field("selected"))
+    authors = _names(site, field("authors"))
     if authors:  # the page's list names the site's people; cite.bib may not
-        notes = _list(values.get("author_notes"))
+        notes = _list(field("author_notes"))
         record.authors = []
         for position, printed in enumerate(authors):
             given, family = _split(printed)
