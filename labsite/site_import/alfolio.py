@@ -32,6 +32,7 @@ from labsite.site_import.site import (
     read_publications,
     read_text,
     split_roles,
+    values_of_page,
     web_url,
 )
 
@@ -689,12 +690,6 @@ def _looks_like_a_person(site: Site, path: Path) -> bool:
         return False
     keys = {str(k).lower() for k in values}
     return bool(keys & {"name", "title"}) and bool(keys & PERSON_FIELDS)
-
-
-def values_of_page(site: Site, path: Path) -> tuple[dict[str, Any], str]:
-    """A page's front matter without marking its keys as read (a look, not a reading)."""
-    scratch = Site(generator=site.generator, root=site.root)
-    return front_matter(scratch, path)
 
 
 def _member(site: Site, path: Path) -> None:

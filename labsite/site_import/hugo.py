@@ -8,11 +8,13 @@ and `content/courses/`, `content/experience.md`, and the site's title and descri
 its configuration."""
 
 import re
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
 from core.partial_dates import PartialDate
 from labsite.site_import.ledger import Tracked
+from labsite.site_import.maps import HUGO_PUBLICATION, field_value
 from labsite.site_import.site import (
     ORGANISATION,
     Site,
@@ -31,11 +33,13 @@ from labsite.site_import.site import (
     featured_image,
     front_matter,
     has_form,
+    inside,
     is_hidden,
     load_data,
     plain,
     read_text,
     split_roles,
+    values_of_page,
     web_url,
 )
 from publications.exports import CSL_TYPES
@@ -144,9 +148,12 @@ def read(site: Site, owner_name: str = "") -> None:
         (content / "authors").glob("*/index.md")
     )
     site.each(_fresh(site, pages), lambda path: _author_page(site, path))  # drafts left out
+    members = [path for section in _people_sections(site, content) for path in section]
+    site.each(_fresh(site, members), lambda path: _member_page(site, path))
+    _lab_account(site)
     if not site.people:
         site.skip(
-            "data/authors, content/authors",
+            "data/authors, content/authors, a section of people",
             "the site has no authors: its papers and talks come in without a profile",
         )
     if not any(p.is_owner for p in site.people):
@@ -171,7 +178,7 @@ def read(site: Site, owner_name: str = "") -> None:
     if chinese is not None:
         posts = _fresh(site, _pages(chinese, "post", "posts", "blog"), drafts=True)
         site.each(posts, lambda path: _chinese_post(site, chinese, content, path))
-    _own_pages(site, content)
+    _own_pages(site, content, set(members))
 
 
 def _mapping(value: Any, *keys: str) -> dict[str, Any]:
@@ -342,7 +349,7 @@ def _fresh(site: Site, paths: list[Path], *, drafts: bool = False) -> list[Path]
     return fresh
 
 
-def _own_pages(site: Site, content: Path) -> None:
+def _own_pages(site: Site, content: Path, members: set[Path]) -> None:
     """The content sections and pages not read as people, papers, talks, projects or posts:
     the lab's own pages, each read whole."""
     names = {"_index.md", "index.md", "experience.md"}
@@ -353,6 +360,7 @@ def _own_pages(site: Site, content: Path) -> None:
     # the home page: its own blocks (`sections:`), or the widget pages of content/home/
     paths += [p for p in (content / "_index.md",) if p.is_file()]
     paths += sorted((content / "home").glob("*.md")) + sorted((content / "home").glob("*/index.md"))
+    paths = [path for path in paths if path not in members]
 
     def read_one(path: Path) -> None:
         front, body = front_matter(site, path)
@@ -576,6 +584,22 @@ def _is_organisation(site: Site, person: SitePerson, values: dict[str, Any]) -> 
     return any(name.strip() and ORGANISATION.search(name) for name in (person.name, *users))
 
 
+def _lab_account(site: Site) -> None:
+    """An account named exactly as the site is titled, beside other people, is the lab's own
+    (`title: Kestrel` on a site titled Kestrel): unless it reads as a person's (a group, an
+    education, interests, or the superuser's account), it is the lab, its text the About."""
+    title = site.title.casefold()
+    for person in list(site.people):
+        if not title or person.name.casefold() != title or len(site.people) < 2:
+            continue
+        if person.groups or person.education or person.interests or person.is_owner:
+            continue
+        site.people.remove(person)
+        site.organisations.append(f"{person.source}: {person.name}")
+        if person.bio and not site.about:
+            site.about, site.about_source = person.bio, person.source
+
+
 def _author_file(site: Site, path: Path) -> None:
     """Hugo Blox's author schema (data/authors/me.yaml)."""
     if site.is_template(path):
@@ -636,6 +660,76 @@ def _add(site: Site, person: SitePerson, values: dict[str, Any]) -> None:
             site.about, site.about_source = person.bio, person.source
     else:
         site.people.append(person)
+
+
+# Front matter words that make a page a person's, beside a name: Wowchemy's author words and
+# those lab themes give their people pages (not `image`, which any Hugo page may have).
+PERSON_KEYS = {
+    "role", "position", "bio", "social", "user_groups", "email", "avatar", "photo", "alumni",
+    "ex_member", "first_name", "last_name", "organizations", "interests", "profiles",
+}  # fmt: skip
+
+
+def _people_sections(site: Site, content: Path) -> list[list[Path]]:
+    """The pages of each content section other than those read already (authors, papers…)
+    that is a section of people: most of its pages have a name and a person's words."""
+    sections = []
+    for folder in sorted(p for p in content.iterdir() if p.is_dir() and p.name not in READ):
+        pages = _pages(content, folder.name)
+        if pages and sum(_is_person_page(site, path) for path in pages) * 2 > len(pages):
+            sections.append(pages)
+    return sections
+
+
+def _is_person_page(site: Site, path: Path) -> bool:
+    try:
+        values, _ = values_of_page(site, path)
+    except Unreadable:
+        return False
+    keys = {str(key).lower() for key in values}
+    named = bool(keys & {"title", "name"} or {"first_name", "last_name"} <= keys)
+    return named and bool(keys & PERSON_KEYS) and not _is_landing(values)
+
+
+def _member_page(site: Site, path: Path) -> None:
+    """A person's page in a lab's section of people (content/people/ada/index.md or
+    content/people/ada.md): `title` or `name`, `role` or `position` (a `<br>` between roles),
+    `user_groups` or else the role as their group, `alumni` or `ex_member` when they have
+    left, the author words of Wowchemy, and the page's text as their bio. The folder (or the
+    file's name) is the key papers name them by, so two folders are two people."""
+    if site.is_template(path):
+        site.leftover(path, "the template's sample person")
+        return
+    values, body = front_matter(site, path)
+    source = site.name(path)
+    key = path.parent.name if path.name in ("index.md", "_index.md") else path.stem
+    person = _person(site, key, source, values)
+    full = " ".join(
+        plain(values.get(k)) for k in ("first_name", "last_name") if plain(values.get(k))
+    )
+    person.name = plain(values.get("name") or values.get("title")) or full
+    if not person.name:
+        raise Unreadable(source, "the person has no name")
+    roles = split_roles(values.get("role") or values.get("position"))
+    person.title = ", ".join(roles)[:200]
+    person.groups = person.groups or roles[:1]
+    person.alumni = any(
+        values.get(word) is True or str(values.get(word)).lower() == "true"
+        for word in ("alumni", "ex_member")
+    )
+    person.bio = clean_markdown(body) or person.bio
+    _organisations(person, values)
+    picture = values.get("avatar") or values.get("photo")
+    if picture:
+        person.photo = inside(site, str(picture), path.parent.relative_to(site.root).as_posix())
+        person.photo = person.photo or inside(site, str(picture), "static", "assets")
+        if person.photo is None:
+            site.no_home.append(f"{source}: the photo {picture} (not in the folder)")
+    else:
+        person.photo = next(iter(sorted(path.parent.glob("avatar.*"))), None)
+        if path.name not in ("index.md", "_index.md"):
+            person.photo = None  # a page of its own: the folder's avatar is not theirs
+    _add(site, person, values)
 
 
 def _experience_page(site: Site, path: Path) -> None:
@@ -747,6 +841,10 @@ def _apply_links(record: Record, links: dict[str, Any]) -> None:
 
 def _publication(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
+
+    def field(what: str) -> Any:  # the page's field, by the map of Hugo's paper pages
+        return field_value(values, HUGO_PUBLICATION, what)
+
     name = site.name(path)
     bib = path.parent / "cite.bib"
     records: list[Record] = []
@@ -757,6 +855,13 @@ def _publication(site: Site, path: Path) -> None:
             site.skipped.append(f"{unreadable} (the page's own fields are read instead)")
         except ImportProblem as problem:  # a cite.bib holding no entry ("None", blank)
             site.skipped.append(f"{problem} (the page's own fields are read instead)")
+    shown = plain(field("title"))
+    if records and shown and not _same_paper(records[0].title, shown):
+        site.no_home.append(
+            f"{site.name(bib)}: not read (it describes another paper, “{records[0].title[:100]}”, "
+            "copied from another page); the page's own fields are"
+        )
+        records = []
     if records and records[0].problems:  # what the site shows is the page, not its cite.bib
         site.no_home.append(
             f"{site.name(bib)}: not read ({'; '.join(records[0].problems)}); the page's own "
@@ -764,37 +869,35 @@ def _publication(site: Site, path: Path) -> None:
         )
         records = []
     record = records[0] if records else Record(label=name)
-    record.title = plain(values.get("title")) or record.title  # the title the site shows
+    record.title = plain(field("title")) or record.title  # the title the site shows
     # the page's own fields, where cite.bib (which wins) does not say
-    types = _list(values.get("publication_types"))
+    types = _list(field("types"))
     kind = str(types[0]) if types else ""
     if not record.kind:
         record.kind = KINDS.get(kind) or NUMBERED_KINDS.get(kind) or Publication.Kind.OTHER
-    venue = plain(values.get("publication")).removeprefix("In ").strip()
-    short = plain(values.get("publication_short")).removeprefix("In ").strip()
+    venue = plain(field("venue")).removeprefix("In ").strip()
+    short = plain(field("venue_short")).removeprefix("In ").strip()
     record.venue_name = record.venue_name or venue
     record.venue_short = record.venue_short or short
-    record.date = record.date or date_of(values.get("date"))
-    doi = re.sub(r"\\([_&%#])", r"\1", str(values.get("doi") or "").strip())
+    record.date = record.date or date_of(field("date"))
+    doi = re.sub(r"\\([_&%#])", r"\1", str(field("doi") or "").strip())
     if doi and not record.doi:
         record.doi = clean_doi(doi)
         if not record.doi:
             record.dropped.append(f"invalid DOI “{doi[:200]}” (dropped)")
-    hugoblox = values.get("hugoblox") if isinstance(values.get("hugoblox"), dict) else {}
+    hugoblox = field("identifiers") if isinstance(field("identifiers"), dict) else {}
     ids = hugoblox.get("ids") if isinstance(hugoblox.get("ids"), dict) else {}
     if ids.get("arxiv") and not record.arxiv_id:
         record.arxiv_id = str(ids["arxiv"])
     _apply_links(record, _links(values))
     record.abstract = (
-        record.abstract
-        or clean_markdown(str(values.get("abstract") or ""))
-        or plain(values.get("summary"))
+        record.abstract or clean_markdown(str(field("abstract") or "")) or plain(field("summary"))
     )
-    if values.get("featured") is not None and record.is_selected is None:
-        record.is_selected = bool(values["featured"])
-    authors = _names(site, values.get("authors"))
+    if field("selected") is not None and record.is_selected is None:
+        record.is_selected = bool(field("selected"))
+    authors = _names(site, field("authors"))
     if authors:  # the page's list names the site's people; cite.bib may not
-        notes = _list(values.get("author_notes"))
+        notes = _list(field("author_notes"))
         record.authors = []
         for position, printed in enumerate(authors):
             given, family = _split(printed)
@@ -816,6 +919,13 @@ def _publication(site: Site, path: Path) -> None:
     if image:
         site.paper_images[id(record)] = (image, name)
     site.records.append(record)
+
+
+def _same_paper(title: str, other: str) -> bool:
+    """Whether two titles name one paper: written alike, one holding the other (a subtitle
+    left off), or edited by a few words (a site's own capitals and punctuation)."""
+    a, b = (re.sub(r"[\W_]+", "", plain(t)).casefold() for t in (title, other))
+    return not a or a in b or b in a or SequenceMatcher(None, a, b).ratio() >= 0.7
 
 
 def _event(site: Site, path: Path) -> None:

@@ -3,7 +3,8 @@ data"): where the owner, the collections and the pages are, and which key of eac
 says what; one reader (`read`) walks any map. academicpages (the Jekyll "Academic Pages"
 template) is read this way: `_config.yml`'s `author` block, `_pages/`, `_publications/`,
 `_talks/`, `_teaching/`, `_portfolio/`, `_posts/`, `_drafts/`, `_data/navigation.yml`,
-and the `files/` its pages link to."""
+and the `files/` its pages link to. Hugo's paper pages have a map here too
+(`HUGO_PUBLICATION`), which hugo.py reads them through."""
 
 import re
 from collections.abc import Callable
@@ -221,6 +222,34 @@ def site_map(root: Path) -> SiteMap | None:
         ):
             return candidate
     return None
+
+
+# Hugo's paper pages (content/publication/<paper>/index.md, Academic to Hugo Blox) as a map
+# of the same kind: which front matter keys say what. hugo.py reads a paper's page through
+# it, a first part of the Hugo reader held as data.
+HUGO_PUBLICATION = Collection(
+    "content/publication",
+    "publication",
+    {
+        "title": ("title",),
+        "date": ("date",),
+        "types": ("publication_types",),
+        "venue": ("publication",),
+        "venue_short": ("publication_short",),
+        "doi": ("doi",),
+        "abstract": ("abstract",),
+        "summary": ("summary",),
+        "selected": ("featured",),
+        "authors": ("authors",),
+        "author_notes": ("author_notes",),
+        "identifiers": ("hugoblox",),
+    },
+)
+
+
+def field_value(values: dict[str, Any], collection: Collection, what: str) -> Any:
+    """The value of the first key the map names for `what` that holds one, else None."""
+    return _value(values, collection, what)
 
 
 def read(site: Site, sitemap: SiteMap, owner_name: str = "") -> None:

@@ -407,6 +407,12 @@ def front_matter(site: Site, path: Path) -> tuple[dict[str, Any], str]:
     return site.ledger.track(name, _fields(name, values, first_line)), "\n".join(lines[close + 1 :])
 
 
+def values_of_page(site: Site, path: Path) -> tuple[dict[str, Any], str]:
+    """A page's front matter without marking its keys as read (a look, not a reading)."""
+    scratch = Site(generator=site.generator, root=site.root)
+    return front_matter(scratch, path)
+
+
 def values_of(site: Site, path: Path) -> Any:
     """A file's front matter or data as the generators read it, for the ledger to list the
     keys of a file no reader opened; None when it cannot be read."""

@@ -1102,3 +1102,165 @@ def test_tabs_inside_a_yaml_flow_list_are_read_as_hugo_reads_them(tmp_path):
 
     assert "Skipped" not in report
     assert Publication.objects.get().authorships.count() == 2
+
+
+def test_a_hugo_section_of_people_is_the_labs_people_with_their_roles_and_alumni(tmp_path):
+    """A lab theme's `content/people/` (a folder per person or a page each), not Wowchemy's
+    authors: each page with a name and a role, bio, social links or a photo is a member."""
+    _write(tmp_path, "config.toml", 'title = "Kestrel Lab"\n')
+    _write(tmp_path, "content/people/_index.md", "---\ntitle: People\n---\nWho we are.\n")
+    _write(
+        tmp_path,
+        "content/people/ada-byron/index.md",
+        "---\ntitle: Ada Byron\nrole: Principal Investigator<br>Professor\nsocial:\n"
+        "  - icon: github\n    link: https://github.com/adab\n---\nAda leads the lab.\n",
+    )
+    _write(
+        tmp_path,
+        "content/people/bob-stone.md",
+        "---\nname: Bob Stone\nposition: PhD Student\nalumni: true\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/people/wei-li/index.md",
+        "---\ntitle: Wei Li\nuser_groups: [Master Students]\nemail: wei@example.org\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/people/wei-li-2/index.md",
+        "---\ntitle: Wei Li\nuser_groups: [Alumni]\nbio: Now at a company.\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/a/index.md",
+        "---\ntitle: Paper A\ndate: 2020-01-01\nauthors: [ada-byron, bob-stone]\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    people = Person.objects.order_by("name", "pk")
+    assert [(p.name, p.role, p.is_alumnus) for p in people] == [
+        ("Ada Byron", "pi", False),
+        ("Bob Stone", "phd", True),
+        ("Wei Li", "masters", False),
+        ("Wei Li", "staff", True),
+    ]
+    ada = people[0]
+    assert ada.title_en == "Principal Investigator, Professor"
+    assert ada.bio_en == "Ada leads the lab."
+    assert Link.objects.filter(person=ada, url="https://github.com/adab").exists()
+    paper = Publication.objects.get(title="Paper A")
+    assert [a.person.name for a in paper.authorships.order_by("position")] == [
+        "Ada Byron",
+        "Bob Stone",
+    ]
+    assert not Page.objects.filter(title_en__in=["Ada Byron", "Bob Stone", "Wei Li"]).exists()
+    assert "Imported: 0 rows" in _import(tmp_path, "--apply")
+
+
+def test_a_hugo_labs_own_account_named_as_the_site_is_the_lab_not_a_person(tmp_path):
+    """An author account whose name is exactly the site's title, beside the lab's people, is
+    the lab's account (though its name has no word such as lab or group): its text is the
+    lab's About, and it is no member."""
+    _write(tmp_path, "config.toml", 'title = "Kestrel"\n')
+    _write(tmp_path, "content/authors/kestrel/_index.md", "---\ntitle: Kestrel\n---\nWe fly.\n")
+    _write(
+        tmp_path,
+        "content/authors/ada/_index.md",
+        "---\ntitle: Ada Byron\nuser_groups: [Principal Investigators]\n---\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    assert list(Person.objects.values_list("name", flat=True)) == ["Ada Byron"]
+    from lab.models import LabSettings
+
+    assert LabSettings.objects.get().about_en == "We fly."
+    assert "content/authors/kestrel/_index.md: Kestrel" in report
+
+
+def test_a_personal_hugo_site_titled_with_its_owners_name_keeps_its_owner(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Ada Byron"\n')
+    _write(
+        tmp_path,
+        "content/authors/admin/_index.md",
+        "---\ntitle: Ada Byron\nsuperuser: true\nrole: Professor\n---\n",
+    )
+    _write(tmp_path, "content/authors/bob/_index.md", "---\ntitle: Bob Stone\n---\n")
+
+    _import(tmp_path, "--apply")
+
+    assert Person.objects.filter(name="Ada Byron").exists()
+
+
+def test_jekyll_pages_in_markdown_r_markdown_and_html_are_the_labs_pages(tmp_path):
+    _write(tmp_path, "_config.yml", "first_name: Ada\nlast_name: Byron\n")
+    _write(tmp_path, "_pages/a.markdown", "---\ntitle: Kramdown\npermalink: /a/\n---\nText A.\n")
+    _write(tmp_path, "_pages/b.Rmd", "---\ntitle: Knitted\npermalink: /b/\n---\nText B.\n")
+    _write(
+        tmp_path, "_pages/c.html", "---\ntitle: Plain HTML\npermalink: /c/\n---\n<p>Text C.</p>\n"
+    )
+
+    _import(tmp_path, "--apply")
+
+    pages = dict(Page.objects.values_list("title_en", "address"))
+    assert pages == {"Kramdown": "a", "Knitted": "b", "Plain HTML": "c"}
+
+
+def test_html_in_a_yaml_role_or_title_is_read_as_html_then_cleaned(tmp_path):
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(
+        tmp_path,
+        "content/authors/admin/_index.md",
+        "---\ntitle: Ada Byron\nrole: '<strong>Professor</strong> of Maths &amp; Music'\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/a/index.md",
+        "---\ntitle: 'On <em>Engines</em> &amp; Notes'\ndate: 2020-01-01\n---\n",
+    )
+
+    _import(tmp_path, "--apply")
+
+    assert Person.objects.get().title_en == "Professor of Maths & Music"
+    assert Publication.objects.get().title == "On Engines & Notes"
+
+
+def test_a_hugo_papers_cite_bib_copied_from_another_paper_is_left_out_and_named(tmp_path):
+    """A cite.bib copied from another page (a real lab's seven papers) describes another
+    paper: its year, venue and authors are not this paper's, so the page's own are read."""
+    _write(tmp_path, "config.toml", 'title = "Lab"\n')
+    _write(tmp_path, "content/authors/admin/_index.md", "---\ntitle: Ada Byron\n---\n")
+    _write(
+        tmp_path,
+        "content/publication/b/index.md",
+        "---\ntitle: Notes on the Engine\ndate: 2021-03-05\nauthors: [admin]\n"
+        "publication: In *Proc. Engines*\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/b/cite.bib",
+        "@article{x, title={Tables of the Moon}, author={Stone, Bob}, year={2019},"
+        " journal={Lunar Letters}}\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/c/index.md",
+        "---\ntitle: 'Notes on the engine, second part'\ndate: 2021-01-01\n---\n",
+    )
+    _write(
+        tmp_path,
+        "content/publication/c/cite.bib",
+        "@article{y, title={Notes on the Engine: Second Part}, author={Byron, Ada},"
+        " year={2022}, journal={Engines}}\n",
+    )
+
+    report = _import(tmp_path, "--apply")
+
+    b = Publication.objects.get(title="Notes on the Engine")
+    assert b.date.year == 2021
+    assert "Lunar Letters" not in (b.venue.name, b.venue.short_name)  # the other paper's
+    assert [a.person.name for a in b.authorships.all()] == ["Ada Byron"]
+    assert "content/publication/b/cite.bib: not read (it describes another paper" in report
+    c = Publication.objects.get(title="Notes on the engine, second part")
+    assert c.date.year == 2022  # its own cite.bib, the title edited on the page, is read
