@@ -29,23 +29,30 @@ def harvest(*args):
 
 def europepmc(query):
     if query.get("query") != f'AUTHORID:"{ORCID}"':
-        return None
+        return "real/europepmc-pyeuropepmc-search-end.json"  # no one else's works here
     if query.get("cursorMark") == "*":
         return "real/europepmc-pyeuropepmc-search-core.json"
     return "real/europepmc-pyeuropepmc-search-end.json"
 
 
-@pytest.fixture
-def turing(services):
+def serve_turing(services):
+    """Alan Turing's recorded answers at the three services (the lab-year reads them too)."""
     services.routes.update(
         {
             "/s2/graph/v1/author/2262347/papers": "real/semanticscholar-author-2262347-papers.json",
             "/europepmc/rest/search": europepmc,
             "/datacite/dois": lambda q: (
-                "real/datacite-commonmeta-dois.json" if ORCID in q.get("query", "") else None
+                "real/datacite-commonmeta-dois.json"
+                if ORCID in q.get("query", "")
+                else "real/datacite-rdatacite-dois-page-emptied.json"
             ),
         }
     )
+
+
+@pytest.fixture
+def turing(services):
+    serve_turing(services)
     return PersonFactory(
         name="Alan Turing", slug="alan-turing", orcid=ORCID, semantic_scholar_id="2262347"
     )
