@@ -1,5 +1,5 @@
 """A person's works on Europe PMC (the life sciences: PubMed, PubMed Central, preprints), those
-its search links to their ORCID iD (the AUTHORID field), 1,000 a page through its cursor. The
+its search links to their ORCID iD (the AUTHORID field), 500 a page through its cursor. The
 "core" answer gives each author apart, with their ORCID where Europe PMC knows it."""
 
 import re
@@ -28,8 +28,8 @@ from publications.importing.records import (
 from publications.importing.titles import clean_text
 from publications.models import Publication
 
-PAGE_SIZE = 1000  # the most Europe PMC gives a page
-MAX_PAGES = 10
+PAGE_SIZE = 500  # a "core" record is about 10 kB: 5 MB a page, well within the size bound
+MAX_PAGES = 20  # 10,000 records
 # Europe PMC's sources whose works are of one kind; a PubMed or PMC record is a journal's
 # article when its types say so.
 SOURCE_KINDS = {"PPR": Kind.PREPRINT, "ETH": Kind.THESIS}

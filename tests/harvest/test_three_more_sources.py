@@ -72,7 +72,7 @@ def test_the_three_sources_are_read_at_their_addresses_and_make_candidates(servi
     assert (papers["offset"], papers["limit"]) == ("0", "100")
     assert {"externalIds", "authors", "publicationTypes"} <= set(papers["fields"].split(","))
     first, then = services.asked("/europepmc/rest/search")
-    assert (first["resultType"], first["cursorMark"]) == ("core", "*")
+    assert (first["resultType"], first["pageSize"], first["cursorMark"]) == ("core", "500", "*")
     assert then["cursorMark"] == CORE["nextCursorMark"]  # its cursor, followed to the end
     (dois,) = services.asked("/datacite/dois")
     assert dois["query"] == f'creators.nameIdentifiers.nameIdentifier:"https://orcid.org/{ORCID}"'
