@@ -22,6 +22,7 @@ from harvest.sources import (
     orcid,
     semantic_scholar,
 )
+from publications.importing.records import ImportProblem
 from tests.factories import PersonFactory
 
 pytestmark = pytest.mark.django_db
@@ -451,3 +452,10 @@ def test_the_new_sources_real_works_become_candidates_for_their_member():
         for c in papers
     )
     assert fold(pairs).works == 0  # and a second run adds none
+
+
+@pytest.mark.parametrize("module", [semantic_scholar, europepmc, datacite])
+@pytest.mark.parametrize("answer", [[], "busy", {"data": "none", "resultList": {"result": 3}}])
+def test_an_answer_that_is_no_list_of_works_is_a_problem_of_that_source(module, answer):
+    with pytest.raises(ImportProblem, match="answer has no list"):
+        _read(module, answer)
