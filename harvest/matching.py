@@ -29,7 +29,16 @@ from publications.models import Authorship, Publication, title_key
 
 Key = tuple[str, str]
 # Whose description of a work wins where sources differ: the registry's own record first.
-PRIORITY = [Source.CROSSREF, Source.OPENALEX, Source.DBLP, Source.ARXIV, Source.ORCID]
+PRIORITY = [
+    Source.CROSSREF,
+    Source.DATACITE,
+    Source.OPENALEX,
+    Source.EUROPEPMC,
+    Source.SEMANTIC_SCHOLAR,
+    Source.DBLP,
+    Source.ARXIV,
+    Source.ORCID,
+]
 _CHUNK = 500
 _LINK_CHUNK = 100  # preprints whose other versions one query looks up
 _NOT_MERGED = {
@@ -85,7 +94,12 @@ def merged_record(works: Iterable[Found]) -> Record:
                 setattr(record, item.name, copy.deepcopy(getattr(other.record, item.name)))
                 origins[item.name] = origin(other)
     registered = next(
-        (f.record.kind for f in ordered if f.source == Source.CROSSREF and f.record.doi), ""
+        (
+            f.record.kind
+            for f in ordered
+            if f.source in (Source.CROSSREF, Source.DATACITE) and f.record.doi
+        ),
+        "",
     )
     planning.settle_kind(
         record, [(dict(Source.choices)[f.source], f.record.kind) for f in ordered], registered

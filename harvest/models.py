@@ -17,6 +17,9 @@ class Source(models.TextChoices):
     CROSSREF = "crossref", "Crossref"
     DBLP = "dblp", "DBLP"
     ARXIV = "arxiv", "arXiv"
+    SEMANTIC_SCHOLAR = "semantic_scholar", "Semantic Scholar"
+    EUROPEPMC = "europepmc", "Europe PMC"
+    DATACITE = "datacite", "DataCite"
 
 
 class CandidateQuerySet(models.QuerySet):
@@ -172,7 +175,7 @@ class Provenance(models.Model):
     """Where and for whom a candidate was found, with what that source said of it."""
 
     candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="provenances")
-    source = models.CharField(max_length=10, choices=Source.choices)
+    source = models.CharField(max_length=20, choices=Source.choices)
     source_id = models.CharField(
         "id at the source", max_length=500, help_text="The work's own id there."
     )

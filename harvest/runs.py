@@ -30,7 +30,7 @@ from publications.importing.http import HttpClient, JsonClient
 from publications.importing.records import ImportProblem
 
 logger = logging.getLogger(__name__)
-IDENTITIES = ("orcid", "openalex_id", "dblp_pid", "arxiv_author_id")
+IDENTITIES = ("orcid", "openalex_id", "dblp_pid", "arxiv_author_id", "semantic_scholar_id")
 # Longer than any run takes (a 50-member lab reads in minutes, arXiv's pauses included).
 RUN_DEADLINE = datetime.timedelta(hours=6)
 
@@ -39,7 +39,16 @@ def client() -> HttpClient:
     """The HTTP client of a run: each service's own pause between requests."""
     pauses = {
         urllib.parse.urlsplit(getattr(settings, name)).netloc: settings.HARVEST_PAUSE
-        for name in ("ORCID_API_URL", "OPENALEX_URL", "CROSSREF_URL", "DBLP_URL", "GITHUB_API_URL")
+        for name in (
+            "ORCID_API_URL",
+            "OPENALEX_URL",
+            "CROSSREF_URL",
+            "DBLP_URL",
+            "GITHUB_API_URL",
+            "SEMANTIC_SCHOLAR_URL",
+            "EUROPEPMC_URL",
+            "DATACITE_URL",
+        )
     }
     pauses[urllib.parse.urlsplit(settings.ARXIV_URL).netloc] = settings.ARXIV_PAUSE
     http = HttpClient(intervals=pauses)

@@ -197,6 +197,15 @@ CROSSREF_URL = env.str("CROSSREF_URL", default="https://api.crossref.org").rstri
 DBLP_URL = env.str("DBLP_URL", default="https://dblp.org").rstrip("/")
 ARXIV_URL = env.str("ARXIV_URL", default="https://export.arxiv.org").rstrip("/")
 GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com").rstrip("/")
+SEMANTIC_SCHOLAR_URL = env.str(
+    "SEMANTIC_SCHOLAR_URL", default="https://api.semanticscholar.org/graph/v1"
+).rstrip("/")
+EUROPEPMC_URL = env.str(
+    "EUROPEPMC_URL", default="https://www.ebi.ac.uk/europepmc/webservices/rest"
+).rstrip("/")
+DATACITE_URL = env.str("DATACITE_URL", default="https://api.datacite.org").rstrip("/")
+# Semantic Scholar's API key (sent as x-api-key): without one, the shared public rate limit.
+SEMANTIC_SCHOLAR_API_KEY = env.str("SEMANTIC_SCHOLAR_API_KEY", default="")
 # Seconds between two requests to one service (arXiv asks for 3; the others allow more).
 HARVEST_PAUSE = env.float("HARVEST_PAUSE", default=1.0)
 ARXIV_PAUSE = env.float("ARXIV_PAUSE", default=3.0)

@@ -17,6 +17,8 @@ The steps, in order (each checks the invariants below before the next begins):
  8. a citation refresh; a member whose name ends in "Jr." harvested, his ORCID on two of
     the sources only: his paper is his, his suffix a suffix; the lab admin has posters
     harvested and theses no more, and a harvest brings his poster and counts his thesis;
+    a member read from Semantic Scholar, Europe PMC and DataCite (real recorded answers):
+    their works come in, datasets and software counted, his paper his by his S2 id;
  9. an invitation (mail after commit); a member names a co-author on a post, who
     confirms before the post shows them;
 10. a backup, then more work (a harvest run, an edit, a newcomer), then the backup restored
@@ -79,6 +81,7 @@ from publications.models import Publication
 from tests import factories
 from tests.admin_forms import form_data
 from tests.harvest import test_identities_across_sources as suffixed
+from tests.harvest import test_three_more_sources as more_sources
 from tests.harvest.conftest import piwowar, services  # noqa: F401
 from tests.labsite.test_archive import _dump
 from website.models import Opening, Post
@@ -511,6 +514,33 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     year.step(
         "posters harvested and theses not: a poster comes in, a thesis is counted",
         changed={("LabSettings", lab.pk, "harvested_kinds")},
+        fills=True,
+    )
+
+    # 8d. a member read from the three newer sources (Semantic Scholar by his author id,
+    # Europe PMC and DataCite by his ORCID): their works come in for review, datasets and
+    # software counted, not queued; a paper accepted is his by his Semantic Scholar id
+    more_sources.serve_turing(services)
+    turing = factories.PersonFactory(
+        name="Alan Turing",
+        slug="alan-turing",
+        orcid=more_sources.ORCID,
+        semantic_scholar_id="2262347",
+    )
+    said = harvest("--person", "alan-turing", *more_sources.SOURCES)
+    assert "semantic_scholar: 60 fetched, 60 new, 0 matched, 0 error(s)" in said
+    assert "europepmc: 23 fetched, 23 new" in said and "datacite: 4 fetched, 4 new" in said
+    assert HarvestRun.objects.latest("queued").report["datacite"]["skipped"] == {
+        "dataset": 5,
+        "software": 2,
+    }
+    (cryptologia,) = Candidate.objects.filter(record__doi="10.1080/01611194.2019.1650846")
+    his_paper = review.accept(cryptologia, admin)
+    row = his_paper.authorships.get(person=turing)
+    assert row.author_ids.get("semantic_scholar") == "2262347"
+    year.step(
+        "a member read from Semantic Scholar, Europe PMC and DataCite: his paper is his",
+        new={"Person", "Publication", "Authorship", "Venue"},
         fills=True,
     )
 

@@ -42,7 +42,16 @@ class Found:
 def harvesters() -> dict[str, Any]:
     """{source name: its module}, in the order a run reads them (imported here: each module
     imports `Found` from this one)."""
-    from harvest.sources import arxiv, crossref, dblp, openalex, orcid
+    from harvest.sources import (
+        arxiv,
+        crossref,
+        datacite,
+        dblp,
+        europepmc,
+        openalex,
+        orcid,
+        semantic_scholar,
+    )
 
     return {
         Source.ORCID: orcid,
@@ -50,6 +59,9 @@ def harvesters() -> dict[str, Any]:
         Source.CROSSREF: crossref,
         Source.DBLP: dblp,
         Source.ARXIV: arxiv,
+        Source.SEMANTIC_SCHOLAR: semantic_scholar,
+        Source.EUROPEPMC: europepmc,
+        Source.DATACITE: datacite,
     }
 
 

@@ -46,6 +46,9 @@ def services(settings, monkeypatch, tmp_path):
     settings.DBLP_URL = f"{replay.base}/dblp"
     settings.ARXIV_URL = f"{replay.base}/arxiv"
     settings.GITHUB_API_URL = f"{replay.base}/github"
+    settings.SEMANTIC_SCHOLAR_URL = f"{replay.base}/s2/graph/v1"
+    settings.EUROPEPMC_URL = f"{replay.base}/europepmc/rest"
+    settings.DATACITE_URL = f"{replay.base}/datacite"
     settings.CONTACT_EMAIL = "webmaster@lab.example"
     settings.HARVEST_TIMEOUT = 2.0
     counts = tmp_path / "openalex-counts.json"
@@ -64,6 +67,17 @@ def services(settings, monkeypatch, tmp_path):
             "/dblp/pid/p/HeatherAPiwowar.xml": "dblp-person.xml",
             "/arxiv/a/piwowar_h_1.atom2": "arxiv-author.atom2",
             "/github/repos/octocat/Hello-World": "github-repo.json",
+            # Europe PMC and DataCite know none of her works here: their empty answers
+            "/europepmc/rest/search": lambda q: (
+                "real/europepmc-pyeuropepmc-search-end.json"
+                if q.get("query") == f'AUTHORID:"{ORCID}"'
+                else None
+            ),
+            "/datacite/dois": lambda q: (
+                "real/datacite-rdatacite-dois-page-emptied.json"
+                if ORCID in q.get("query", "")
+                else None
+            ),
         }
     )
     yield replay

@@ -54,6 +54,9 @@ def proxied_worker(services, tmp_path, settings):
             "DBLP_URL",
             "ARXIV_URL",
             "GITHUB_API_URL",
+            "SEMANTIC_SCHOLAR_URL",
+            "EUROPEPMC_URL",
+            "DATACITE_URL",
         )
     }
     env = served.site_env(tmp_path, DATABASE_URL=url, HARVEST_PAUSE="0", ARXIV_PAUSE="0", **urls)

@@ -4,6 +4,7 @@ as the source gives them."""
 
 import json
 import re
+import urllib.parse
 from collections import Counter
 from pathlib import Path
 
@@ -11,7 +12,17 @@ import pytest
 
 from harvest.matching import fold
 from harvest.models import Candidate, Provenance
-from harvest.sources import arxiv, crossref, dblp, openalex, orcid
+from harvest.sources import (
+    arxiv,
+    crossref,
+    datacite,
+    dblp,
+    europepmc,
+    openalex,
+    orcid,
+    semantic_scholar,
+)
+from publications.importing.records import ImportProblem
 from tests.factories import PersonFactory
 
 pytestmark = pytest.mark.django_db
@@ -71,11 +82,14 @@ class Answers:
 
     def __init__(self, *answers):
         self.answers = list(answers)
+        self.asked = []
 
     def get_json(self, url, headers=None):
+        self.asked.append(url)
         return self.answers.pop(0)
 
     def get_text(self, url, headers=None):
+        self.asked.append(url)
         return self.answers.pop(0)
 
 
@@ -86,13 +100,18 @@ class Recorded:
     openalex_id = ""
     dblp_pid = "95/7448-1"
     arxiv_author_id = "del_maestro_a_1"
+    semantic_scholar_id = "2262347"
     name = "Adrian Del Maestro"
 
 
-def _read(module, *answers):
-    """(works read, works skipped as no paper, labels named in the report) of one reader."""
+def _read(module, *answers, asked=None):
+    """(works read, works skipped as no paper, labels named in the report) of one reader;
+    the addresses it asked for are added to `asked`."""
     warnings = []
-    found = module.works(Recorded(), Answers(*answers), warnings.append)
+    client = Answers(*answers)
+    found = module.works(Recorded(), client, warnings.append)
+    if asked is not None:
+        asked += client.asked
     return [f for f in found if not f.skipped], [f for f in found if f.skipped], warnings
 
 
@@ -250,3 +269,193 @@ def test_every_real_work_becomes_a_candidate_or_joins_one_and_none_is_lost(
     kept = set(Provenance.objects.values_list("source", "source_id"))
     assert kept == {(f.source, f.source_id) for _, f in pairs}  # none lost
     assert fold(pairs).works == 0  # and a second run adds none
+
+
+def _json(name):
+    return json.loads((REAL / name).read_text())
+
+
+def test_semantic_scholars_recorded_papers_are_read_with_every_authors_id():
+    page = _json("semanticscholar-author-2262347-papers.json")
+
+    read, skipped, named = _read(semantic_scholar, page)
+
+    # Alan Turing's 60 papers as Semantic Scholar lists them: all read, none left out
+    assert (len(page["data"]), len(read), len(skipped), len(named)) == (60, 60, 0, 0)
+    assert [f.record.title for f in read if _NOT_CLEAN.search(f.record.title)] == []
+    by_id = {paper["paperId"]: paper for paper in page["data"]}
+    for work in read:  # every author kept, in order, with their Semantic Scholar id
+        listed = by_id[work.source_id]["authors"]
+        assert [a.ids.get("semantic_scholar") for a in work.record.authors] == [
+            a["authorId"] for a in listed
+        ]
+        assert "2262347" in [a["authorId"] for a in listed]
+    # The external ids: 32 DOIs, 11 DBLP keys, one PubMed id kept by name
+    assert sum(1 for f in read if f.ids.get("doi")) == 32
+    assert sum(1 for f in read if f.ids.get("dblp")) == 11
+    assert [f.record.source_fields["pmid"] for f in read if "pmid" in f.record.source_fields]
+    # A kind only where its types say one; what they do not say stays unsaid
+    kinds = Counter(f.record.kind for f in read)
+    assert kinds == {"": 42, "journal": 18}
+    cryptologia = next(f for f in read if f.record.doi == "10.1080/01611194.2019.1650846")
+    assert (cryptologia.record.venue_name, cryptologia.record.volume) == ("Cryptologia", "44")
+    assert cryptologia.ids["dblp"] == "journals/cryptologia/X20"
+
+
+def test_semantic_scholars_pages_are_followed_to_the_last_and_titles_alone_are_named():
+    pages = _json("semanticscholar-author-1723755-papers-pages.json")
+    asked = []
+
+    read, skipped, named = _read(semantic_scholar, *pages, asked=asked)
+
+    # Nine recorded pages (offsets 0 to 800, the last without "next"), asked for titles
+    # only: 875 papers without their authors, each named, none half-written
+    assert [urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["offset"] for url in asked] == [
+        [str(offset)] for offset in range(0, 900, 100)
+    ]
+    assert (len(read), len(skipped), len(named)) == (0, 0, 875)
+    assert all(message.endswith("it lists no authors") for message in named)
+
+
+def test_semantic_scholars_paging_stops_on_an_offset_that_does_not_move_on():
+    page = _json("semanticscholar-author-2262347-papers.json") | {"offset": 0, "next": 0}
+
+    read, _, _ = _read(semantic_scholar, page)
+
+    assert len(read) == 60  # one request: an answer sending it back to 0 does not loop
+
+
+def test_europe_pmcs_recorded_core_answer_is_read_with_orcids_and_pubmed_ids():
+    core = _json("europepmc-pyeuropepmc-search-core.json")
+    end = _json("europepmc-pyeuropepmc-search-end.json")
+    asked = []
+
+    read, skipped, named = _read(europepmc, core, end, asked=asked)
+
+    results = core["resultList"]["result"]
+    # 25 records: 23 read, 2 errata left out (counted by kind), none named
+    assert (len(results), len(read), len(skipped), len(named)) == (25, 23, 2, 0)
+    assert {f.skipped for f in skipped} == {"erratum"}
+    # its cursor followed once, to the answer that ends it
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(asked[1]).query)
+    assert query["cursorMark"] == [core["nextCursorMark"]]
+    assert query["query"] == [f'AUTHORID:"{Recorded.orcid}"'] and query["resultType"] == ["core"]
+    assert [f.record.title for f in read if _NOT_CLEAN.search(f.record.title)] == []
+    assert not any(f.record.title.endswith(".") for f in read)
+    by_id = {f"{r['source']}:{r['id']}": r for r in results}
+    for work in read:
+        listed = by_id[work.source_id]["authorList"]["author"]
+        assert len(work.record.authors) == len(listed)
+        assert work.record.source_fields["pmid"] == by_id[work.source_id]["pmid"]
+    orcids = [a.orcid for f in read for a in f.record.authors if a.orcid]
+    assert len(orcids) == 30
+    lancet = read[0].record
+    assert (lancet.authors[0].given, lancet.authors[0].family) == ("Jonathan D", "Schoenfeld")
+    assert (lancet.venue_name, lancet.kind, lancet.date.isoformat()) == (
+        "Lancet (London, England)",
+        "journal",
+        "2025-12-01",
+    )
+
+
+def test_europe_pmcs_lite_answer_reads_the_printed_names_family_first():
+    lite = _json("europepmc-pyeuropepmc-search-lite.json")
+
+    read, skipped, named = _read(europepmc, lite, _json("europepmc-pyeuropepmc-search-end.json"))
+
+    # 25 records without their author list: 24 read from the printed names, one with none
+    assert (len(read), len(skipped), len(named)) == (24, 0, 1)
+    assert named[0].endswith("it lists no authors")
+    first = read[0].record.authors[:3]
+    assert [(a.given, a.family) for a in first] == [
+        ("JD", "Schoenfeld"),
+        ("DA", "Haas-Kogan"),
+        ("AF", "O'Neill"),
+    ]
+
+
+def test_datacites_recorded_dois_are_read_and_datasets_and_software_left_out_by_kind():
+    joined = _json("datacite-commonmeta-dois.json")
+    page = _json("datacite-rdatacite-dois-page.json")
+
+    read, skipped, named = _read(datacite, joined)
+    more, more_skipped, more_named = _read(
+        datacite, page, _json("datacite-rdatacite-dois-page-emptied.json")
+    )
+
+    # 16 DOIs: 7 papers read (2 arXiv preprints, an article, a LIPIcs paper, 3 texts with
+    # no kind); 6 datasets and 3 software left out, counted by kind; none named
+    assert (len(read) + len(more), len(named) + len(more_named)) == (7, 0)
+    assert Counter(f.skipped for f in skipped + more_skipped) == {"dataset": 6, "software": 3}
+    kinds = Counter(f.record.kind for f in read + more)
+    assert kinds == {"preprint": 2, "journal": 1, "conference": 1, "": 3}
+    preprint = next(f for f in read if f.record.doi == "10.48550/arxiv.1902.02534")
+    assert (preprint.record.arxiv_id, preprint.record.status) == ("1902.02534", "preprint")
+    # Creators' ORCIDs are read (on the datasets left out, as on any work)
+    figshare = next(f for f in skipped if f.record.doi == "10.6084/m9.figshare.1449060")
+    assert "0000-0002-2874-287X" in [a.orcid for a in figshare.record.authors]
+    assert [f.record.title for f in read + more if _NOT_CLEAN.search(f.record.title)] == []
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "shape"),
+    [
+        (semantic_scholar, "semanticscholar-author-2262347-papers.json", "data"),
+        (europepmc, "europepmc-pyeuropepmc-search-core.json", "resultList.result"),
+        (datacite, "datacite-commonmeta-dois.json", "data"),
+    ],
+)
+def test_an_unreadable_item_among_real_ones_is_named_and_the_rest_come_in(module, name, shape):
+    answer = _json(name)
+    holder = answer
+    *path, key = shape.split(".")
+    for part in path:
+        holder = holder[part]
+    good = len(
+        _read(module, json.loads(json.dumps(answer)), {"data": [], "resultList": {"result": []}})[0]
+    )
+    holder[key] = [42, "garbage", {"title": ["not", "text"], "authors": "nobody"}, *holder[key]]
+
+    read, _, named = _read(module, answer, {"data": [], "resultList": {"result": []}})
+
+    assert len(read) == good and len(named) == 3  # each named, nothing half-written
+
+
+def test_the_new_sources_real_works_become_candidates_for_their_member():
+    turing = PersonFactory(name="Alan Turing", semantic_scholar_id="2262347")
+    works = {
+        "semantic_scholar": _read(
+            semantic_scholar, _json("semanticscholar-author-2262347-papers.json")
+        )[0],
+        "europepmc": _read(
+            europepmc,
+            _json("europepmc-pyeuropepmc-search-core.json"),
+            _json("europepmc-pyeuropepmc-search-end.json"),
+        )[0],
+        "datacite": _read(datacite, _json("datacite-commonmeta-dois.json"))[0],
+    }
+    pairs = [(turing, found) for source in works.values() for found in source]
+
+    outcome = fold(pairs)
+
+    assert {s: len(f) for s, f in works.items()} == {
+        "semantic_scholar": 60,
+        "europepmc": 23,
+        "datacite": 4,
+    }
+    assert dict(outcome.new) == {"semantic_scholar": 60, "europepmc": 23, "datacite": 4}
+    assert outcome.problems == [] and Candidate.objects.count() == outcome.works == 87
+    # The member is on every Semantic Scholar paper by his id there
+    papers = Candidate.objects.filter(provenances__source="semantic_scholar")
+    assert all(
+        any(a.get("ids", {}).get("semantic_scholar") == "2262347" for a in c.record["authors"])
+        for c in papers
+    )
+    assert fold(pairs).works == 0  # and a second run adds none
+
+
+@pytest.mark.parametrize("module", [semantic_scholar, europepmc, datacite])
+@pytest.mark.parametrize("answer", [[], "busy", {"data": "none", "resultList": {"result": 3}}])
+def test_an_answer_that_is_no_list_of_works_is_a_problem_of_that_source(module, answer):
+    with pytest.raises(ImportProblem, match="answer has no list"):
+        _read(module, answer)
