@@ -237,16 +237,22 @@ def names_member(record: dict, person: Person) -> bool:
     return False
 
 
-def auto_accept_source(candidate: Candidate, sources) -> str:
+def auto_accept_source(candidate: Candidate, sources, incomplete=()) -> str:
     """The source (of `sources`, those the lab auto-accepts from) whose record of the work
     names a member it was found for by their own identifier, when nothing else about it
     needs a reviewer: it has a DOI or an arXiv id, no other version of it is in the lab or
-    waits for review (a paper of its title, a preprint or published version), and the
-    sources agree on what it is (no reading for the review). "" otherwise. A few queries."""
+    waits for review (a paper of its title, a preprint or published version), the sources
+    agree on what it is (no reading for the review), and its author list is not one the
+    run left incomplete (its DOI among `incomplete`, the DOIs the completion did not reach:
+    a paper's authors, once written, are never replaced by a harvest). "" otherwise. A few
+    queries."""
     record = candidate.record
     if candidate.status != Candidate.Status.OPEN or not sources:
         return ""
     if not (record.get("doi") or record.get("arxiv_id")) or record.get("readings"):
+        return ""
+    unlisted = any(isinstance(a, dict) and a.get("is_unlisted") for a in record.get("authors", []))
+    if unlisted and record.get("doi") in incomplete:
         return ""
     if candidate.version_of_id or candidate.version_of_candidate_id:
         return ""
@@ -260,7 +266,7 @@ def auto_accept_source(candidate: Candidate, sources) -> str:
     return ""
 
 
-def auto_accept(candidate_ids, sources) -> dict[str, int]:
+def auto_accept(candidate_ids, sources, incomplete=()) -> dict[str, int]:
     """Accept, as the harvest's own decision, each of the candidates the lab's settings let
     it (`auto_accept_source`), through the review's own `accept`: one whose accepting
     would need a reviewer's word (it would be written without a member, joins a paper) is
@@ -270,7 +276,7 @@ def auto_accept(candidate_ids, sources) -> dict[str, int]:
     if not sources:
         return counts
     for candidate in Candidate.objects.filter(pk__in=list(candidate_ids)).order_by("pk"):
-        source = auto_accept_source(candidate, sources)
+        source = auto_accept_source(candidate, sources, incomplete)
         if not source:
             continue
         try:

@@ -198,7 +198,9 @@ def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:
         "left_out": dict(sorted(outcome.left_out.items())),
     }
     if not run.dry_run:
-        report["auto_accepted"] = auto_accept(outcome.created, auto_accepted_sources(chosen))
+        report["auto_accepted"] = auto_accept(
+            outcome.created, auto_accepted_sources(chosen), incomplete=completion.pending
+        )
     if not run.dry_run and not run.sources:  # a full run; --source reads only those
         today = timezone.localdate()
         scope = None if run.person is None else people
