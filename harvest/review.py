@@ -308,16 +308,7 @@ def undo_auto_accept(candidate: Candidate, user) -> None:
         paper._history_user = user  # type: ignore[attr-defined]
         paper._change_reason = "auto-accept undone"  # type: ignore[attr-defined]
         paper.delete()
-    made = candidate.auto_made or {}
-    if made.get("venue"):
-        Venue.objects.filter(pk=made["venue"], publications__isnull=True).delete()
-    for tag in Tag.objects.filter(pk__in=made.get("tags") or []):
-        if not any(
-            relation.related_model.objects.filter(**{relation.field.name: tag}).exists()
-            for relation in Tag._meta.related_objects
-            if relation.many_to_many or relation.one_to_many
-        ):
-            tag.delete()
+    _undo_made(candidate)
     candidate.status, candidate.reviewed, candidate.reviewed_by = Candidate.Status.OPEN, None, None
     candidate.publication, candidate.auto_accepted_from, candidate.auto_made = None, "", {}
     candidate._history_user = user  # type: ignore[attr-defined]
@@ -359,3 +350,29 @@ def disown(candidate: Candidate, person: Person, user) -> None:
     candidate.not_people.add(person)
     if candidate.status == Candidate.Status.OPEN and not candidate.claimants().exists():
         _done(candidate, Candidate.Status.REJECTED, user)
+
+
+def _undo_made(candidate: Candidate) -> None:
+    """Remove the venue and tags accepting `candidate` made, once nothing uses them; one
+    another paper the harvest accepted still uses passes to that paper's candidate, so
+    undoing it removes them (several papers of a new venue accepted in one run)."""
+    made = candidate.auto_made or {}
+    others = Candidate.objects.auto_accepted().exclude(pk=candidate.pk)
+    venue = made.get("venue")
+    if venue and not Publication.objects.filter(venue_id=venue).exists():
+        Venue.objects.filter(pk=venue).delete()
+    elif venue and (heir := others.filter(publication__venue_id=venue).first()) is not None:
+        heir.auto_made = {**(heir.auto_made or {}), "venue": venue}
+        heir.save(update_fields=["auto_made"])
+    for tag in Tag.objects.filter(pk__in=made.get("tags") or []):
+        users = [
+            relation.related_model.objects.filter(**{relation.field.name: tag})
+            for relation in Tag._meta.related_objects
+            if relation.many_to_many or relation.one_to_many
+        ]
+        if not any(rows.exists() for rows in users):
+            tag.delete()
+        elif (heir := others.filter(publication__tags=tag).first()) is not None:
+            tags = sorted({*(heir.auto_made or {}).get("tags", []), tag.pk})
+            heir.auto_made = {**(heir.auto_made or {}), "tags": tags}
+            heir.save(update_fields=["auto_made"])
