@@ -306,10 +306,6 @@ class LabSettings(models.Model):
             )
         return [code for code in known if code in chosen]
 
-    def auto_accepts(self, source):
-        """Whether a new work found at `source` may be accepted without review."""
-        return isinstance(self.auto_accepted_sources, list) and source in self.auto_accepted_sources
-
     @property
     def palette(self):
         """The lab's colour in the light and dark theme (lab.look.Palette), or None for
