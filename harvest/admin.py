@@ -142,8 +142,41 @@ class CandidateAdmin(LabModelAdmin):
         wrap = self.admin_site.admin_view
         return [
             path("<int:pk>/review/", wrap(self.review_view), name="harvest_candidate_review"),
+            path("<int:pk>/undo/", wrap(self.undo_view), name="harvest_candidate_undo"),
             *super().get_urls(),
         ]
+
+    def undo_view(self, request, pk):
+        """Undo the harvest's acceptance of a work (the link in the member's digest): a page
+        saying what undoing does, and its one button, a POST. Only a member the work was
+        found for, or a lab admin."""
+        candidate = get_object_or_404(self.get_queryset(request), pk=pk)
+        person = member_person(request.user)
+        mine = person is not None and candidate.people.filter(pk=person.pk).exists()
+        if not (is_lab_admin(request.user) or mine):
+            raise PermissionDenied
+        if request.method == "POST":
+            try:
+                review.undo_auto_accept(candidate, request.user)
+            except review.ReviewProblem as problem:
+                messages.error(request, str(problem))
+            else:
+                messages.success(
+                    request, _("Undone: “%s” waits for your review again.") % candidate.title
+                )
+                return redirect("admin:harvest_candidate_review", candidate.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Undo accepting “%s”") % candidate.title,
+            "candidate": candidate,
+            "source": dict(Source.choices).get(
+                candidate.auto_accepted_from, candidate.auto_accepted_from
+            ),
+            "undoable": candidate.status == Candidate.Status.ACCEPTED
+            and bool(candidate.auto_accepted_from),
+        }
+        return TemplateResponse(request, "admin/harvest/candidate/undo.html", context)
 
     def review_view(self, request, pk):
         """One candidate: where it was found, what accepting it would write (the import's
@@ -377,6 +410,14 @@ class HarvestRunAdmin(ValidIdsMixin, admin.ModelAdmin):
                     _left_out(work.get("left_out")),
                     _labelled(_("Filled in the lab's papers"), work.get("filled")),
                     _labelled(_("Problems"), work.get("problems")),
+                )
+            )
+        if accepted := run.report.get("auto_accepted"):
+            parts.append(
+                format_html(
+                    "<p>{}</p>",
+                    _("Accepted without review, as the lab's settings let it: %s.")
+                    % ", ".join(f"{names.get(name, name)} {n}" for name, n in accepted.items()),
                 )
             )
         completion = run.report.get("completion")

@@ -13,3 +13,12 @@ class HarvestConfig(AppConfig):
     # harvest leaves every cached page as it is (accepted, a candidate becomes a paper).
     unshown_models = ("candidate", "workid", "provenance")
     member_permissions = {"candidate": ("change", "view")}
+
+    def sources(self):
+        """(code, name) of every source a run reads, in its order: the one registry
+        (`harvest.sources.harvesters`), which the lab settings read to offer auto-accept."""
+        from harvest.models import Source
+        from harvest.sources import harvesters
+
+        names = dict(Source.choices)
+        return [(code, names.get(code, code)) for code in harvesters()]

@@ -35,6 +35,9 @@ class Completion:
     not_registered: int = 0  # Crossref has no such DOI (a DataCite DOI, a typo)
     left: int = 0  # past the run's bound: asked for by the next run
     errors: list[str] = field(default_factory=list)
+    # The DOIs not completed though Crossref may know them (past the bound, or its answer
+    # failed): their works keep placeholders a reviewer must see (no auto-accept).
+    pending: set[str] = field(default_factory=set)
 
     def report(self) -> dict[str, object]:
         return {
@@ -90,6 +93,7 @@ def complete(
     for number, (doi, people) in enumerate(want.items()):
         if number >= limit or failing >= _GIVING_UP:
             outcome.left = len(want) - number
+            outcome.pending |= set(list(want)[number:])
             break
         outcome.asked += 1
         query = urllib.parse.urlencode({"mailto": contact_email()} if contact_email() else {})
@@ -102,12 +106,14 @@ def complete(
             continue
         except ImportProblem as problem:
             outcome.errors.append(f"DOI {doi}: {problem}")
+            outcome.pending.add(doi)
             failing += 1
             continue
         failing = 0
         message = data.get("message") if isinstance(data, dict) else None
         record = crossref_record(message, f"DOI {doi}")
         if record.problems or record.doi != doi:
+            outcome.pending.add(doi)
             outcome.errors.append(
                 f"DOI {doi}: Crossref's record is not usable ({'; '.join(record.problems)})"
                 if record.problems

@@ -134,6 +134,7 @@ class Outcome:
     left_out: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     filled: list[tuple[Publication, list[str]]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    created: list[int] = field(default_factory=list)  # the new candidates' pks
 
 
 class LabPapers:
@@ -401,6 +402,7 @@ def fold(
             writes.add(existing, claims, group_keys)
         writes.flush()
         _link_versions(created, lab)
+        outcome.created = [candidate.pk for candidate, _ in created]
         if dry_run:
             transaction.set_rollback(True)
     return outcome

@@ -26,6 +26,10 @@ class CandidateQuerySet(models.QuerySet):
     def open(self):
         return self.filter(status=Candidate.Status.OPEN)
 
+    def auto_accepted(self):
+        """Accepted by the harvest without review, and not undone."""
+        return self.filter(status=Candidate.Status.ACCEPTED).exclude(auto_accepted_from="")
+
     def for_person(self, person):
         """Candidates harvested for `person` that they have neither disowned nor rejected."""
         return self.filter(people=person).exclude(not_people=person).exclude(rejected_by=person)
@@ -106,6 +110,19 @@ class Candidate(models.Model):
         editable=False,
         related_name="+",
     )
+
+    # Accepted by the harvest itself (the lab's auto-accept, harvest/review.py): the source
+    # whose record named the member, and what accepting made besides the paper (a venue,
+    # tags), which undoing removes again. "" and {} for a work a person reviewed.
+    auto_accepted_from = models.CharField(
+        "auto-accepted from",
+        max_length=20,
+        blank=True,
+        editable=False,
+        help_text="The source whose record named the member, when the harvest accepted it "
+        "without review.",
+    )
+    auto_made = models.JSONField(default=dict, blank=True, editable=False)
 
     objects = CandidateQuerySet.as_manager()
     history = HistoricalRecords()

@@ -22,6 +22,7 @@ from harvest.completion import Completion, complete
 from harvest.figures import refresh_citations, refresh_stars
 from harvest.matching import fold
 from harvest.models import HarvestRun, Source
+from harvest.review import auto_accept
 from harvest.sources import Found, harvesters
 from lab.models import LabSettings
 from people.models import Person
@@ -205,6 +206,10 @@ def _execute(run: HarvestRun, http: JsonClient) -> tuple[int, int]:
         "problems": outcome.problems,
         "left_out": dict(sorted(outcome.left_out.items())),
     }
+    if not run.dry_run:
+        report["auto_accepted"] = auto_accept(
+            outcome.created, auto_accepted_sources(chosen), incomplete=completion.pending
+        )
     if not run.dry_run and not run.sources:  # a full run; --source reads only those
         today = timezone.localdate()
         scope = None if run.person is None else people
@@ -222,6 +227,14 @@ def harvested_kinds() -> list[str]:
     task worker's settings read for an earlier run may be stale)."""
     LabSettings.load()  # the row, made with the defaults if the lab has none yet
     return LabSettings.objects.values_list("harvested_kinds", flat=True).get(pk=1)
+
+
+def auto_accepted_sources(chosen: list[str]) -> list[str]:
+    """Of the run's sources, those whose works the lab's settings let the harvest accept
+    without review, as saved now (one query, as `harvested_kinds`)."""
+    LabSettings.load()
+    saved = LabSettings.objects.values_list("auto_accepted_sources", flat=True).get(pk=1)
+    return [name for name in chosen if isinstance(saved, list) and name in saved]
 
 
 def left_out_by_kind(counts: dict[str, int]) -> str:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from core.languages import in_languages
 from lab import look
 from lab.editing import LabModelAdmin
-from lab.models import LabSettings, PublicationKind
+from lab.models import LabSettings, PublicationKind, harvest_sources
 
 
 @admin.register(LabSettings)
@@ -47,19 +47,27 @@ class LabSettingsAdmin(LabModelAdmin):
             },
         ),
         (_("Profiles"), {"fields": ["venue_summary_order"]}),
-        (_("Harvest"), {"fields": ["harvested_kinds"]}),
+        (_("Harvest"), {"fields": ["harvested_kinds", "auto_accepted_sources"]}),
     ]
 
     readonly_fields = ["colour_preview"]
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        """The harvested kinds as a box per kind, not the JSON list the row stores (the
-        model's `clean` checks what is sent)."""
+        """The harvested kinds and the auto-accepted sources as a box each, not the JSON
+        lists the row stores (the model's `clean` checks what is sent)."""
         if db_field.name == "harvested_kinds":
             return forms.MultipleChoiceField(
                 label=capfirst(db_field.verbose_name),
                 help_text=db_field.help_text,
                 choices=PublicationKind.choices,
+                widget=forms.CheckboxSelectMultiple,
+                required=False,
+            )
+        if db_field.name == "auto_accepted_sources":  # the harvest's sources, as it lists them
+            return forms.MultipleChoiceField(
+                label=capfirst(db_field.verbose_name),
+                help_text=db_field.help_text,
+                choices=harvest_sources,
                 widget=forms.CheckboxSelectMultiple,
                 required=False,
             )

@@ -68,6 +68,18 @@ def default_harvested_kinds():
     return [kind for kind in PublicationKind.values if kind not in NOT_HARVESTED_BY_DEFAULT]
 
 
+def harvest_sources():
+    """(code, name) of every source the harvest reads, in its order, as the harvest app's
+    registry declares them (`HarvestConfig.sources`): a source added there is offered here
+    with no change to the lab. The lab sits below the harvest, so it asks the app registry
+    rather than importing it; [] when the harvest is not installed."""
+    from django.apps import apps
+
+    if not apps.is_installed("harvest"):
+        return []
+    return apps.get_app_config("harvest").sources()
+
+
 class LabSettings(models.Model):
     class AuthorNameStyle(models.TextChoices):
         FULL = "full", _("Full names (Teng Ma)")
@@ -172,6 +184,17 @@ class LabSettings(models.Model):
         "gives no kind are always offered. Datasets, software and slides are never "
         "harvested. Works already waiting for review stay.",
     )
+    auto_accepted_sources = models.JSONField(
+        "sources whose works are accepted without review",
+        default=list,
+        blank=True,
+        help_text="A new work found at one of these sources is accepted without waiting for "
+        "review when that source's record names the member by their ORCID iD or their id "
+        "there, it has a DOI or an arXiv id, and nothing about it needs a reviewer (no paper "
+        "of the lab with its title or DOI, no other version waiting, no disagreement between "
+        "sources). The member's digest lists it, with a link to undo. None chosen: every "
+        "work waits for review.",
+    )
     # The tables keep the names they had when lab settings were in the site package.
     history = HistoricalRecords(table_name="labsite_historicallabsettings")
 
@@ -241,6 +264,7 @@ class LabSettings(models.Model):
         else:
             self.primary_colour = ""
         self.harvested_kinds = self._checked_kinds()
+        self.auto_accepted_sources = self._checked_sources()
         if self.marker_equal_contribution.strip() == self.marker_corresponding.strip():
             raise ValidationError(
                 {
@@ -264,6 +288,23 @@ class LabSettings(models.Model):
                 }
             )
         return [kind for kind in PublicationKind.values if kind in kinds]
+
+    def _checked_sources(self):
+        """The auto-accepted sources as a list of the harvest's sources, each once, in the
+        harvest's order."""
+        chosen = self.auto_accepted_sources
+        if not isinstance(chosen, list) or not all(isinstance(s, str) for s in chosen):
+            raise ValidationError({"auto_accepted_sources": _("Choose sources from the list.")})
+        known = [code for code, _name in harvest_sources()]
+        unknown = sorted(set(chosen) - set(known))
+        if unknown:
+            raise ValidationError(
+                {
+                    "auto_accepted_sources": _("Unknown source(s): %(sources)s.")
+                    % {"sources": ", ".join(unknown)}
+                }
+            )
+        return [code for code in known if code in chosen]
 
     @property
     def palette(self):

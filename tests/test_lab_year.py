@@ -19,6 +19,9 @@ The steps, in order (each checks the invariants below before the next begins):
     harvested and theses no more, and a harvest brings his poster and counts his thesis;
     a member read from Semantic Scholar, Europe PMC and DataCite (real recorded answers):
     their works come in, datasets and software counted, his paper his by his S2 id;
+    auto-accept on for half of the sources: a new paper of his, completed by its DOI,
+    is accepted by the run, his digest links its undo, and undoing it leaves the lab as
+    before that harvest;
  9. an invitation (mail after commit); a member names a co-author on a post, who
     confirms before the post shows them;
 10. a backup, then more work (a harvest run, an edit, a newcomer), then the backup restored
@@ -69,7 +72,8 @@ from django.utils import timezone
 from core import content
 from core.partial_dates import PartialDate
 from harvest import review
-from harvest.models import Candidate, HarvestRun
+from harvest.models import Candidate, HarvestRun, Source
+from harvest.sources import harvesters
 from lab.models import LabSettings
 from labsite import archive, search
 from labsite.models import SearchDocument, SearchTerm
@@ -543,6 +547,71 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
         new={"Person", "Publication", "Authorship", "Venue"},
         fills=True,
     )
+
+    # 8e. the lab admin has the harvest accept, from half of its sources, the works whose
+    # source names the member by his own identifier: ORCID lists a new paper of his, which
+    # Crossref (asked by its DOI) completes; it is accepted by the run, the digest says so
+    # with its undo link, and undoing it leaves the lab as it was before that harvest
+    halves = list(harvesters())[::2]  # orcid, crossref, arxiv, … whatever the registry holds
+    assert Source.ORCID in halves
+    editor.post(form, form_data(editor.get(form), auto_accepted_sources=halves))
+    lab.refresh_from_db()
+    assert lab.auto_accepted_sources == halves
+    year.step(
+        "auto-accept chosen for half of the sources",
+        changed={("LabSettings", lab.pk, "auto_accepted_sources")},
+    )
+    sequel = {**listed, "doi": "10.5555/87654321", "title": "Psychoceramics, cracked again"}
+    services.routes[f"/orcid/v3.0/{suffixed.CARBERRY}/works"] = (
+        200,
+        json.dumps(orcid_list([listed, *more, sequel])).encode(),
+    )
+    services.routes[f"/crossref/works/{sequel['doi']}"] = (
+        200,
+        json.dumps(
+            {
+                "message": {
+                    **suffixed._crossref_work(),
+                    "DOI": sequel["doi"],
+                    "title": [sequel["title"]],
+                }
+            }
+        ).encode(),
+    )
+    before_auto = facts()
+    said = harvest("--person", "josiah-carberry")
+    assert "accepted without review: orcid 1" in said
+    auto = Candidate.objects.get(title=sequel["title"])
+    assert (auto.status, auto.auto_accepted_from) == ("accepted", "orcid")
+    assert auto.publication.doi == sequel["doi"]
+    assert auto.publication.authorships.filter(person=carberry).exists()
+    assert Candidate.objects.get(title="Psychoceramics on a poster").status == "open"
+    assert "Psychoceramics, cracked again" in served(visitor, carberry.get_absolute_url())
+    year.step(
+        "a harvest with auto-accept on for half of the sources",
+        new={"Publication", "Authorship", "Venue"},
+        fills=True,
+    )
+    carberry.email = "josiah@lab.example"
+    carberry.save()
+    call_command("send_harvest_digests", stdout=io.StringIO())
+    (digest,) = [m for m in mail.outbox if m.to == ["josiah@lab.example"]]
+    assert f"/admin/harvest/candidate/{auto.pk}/undo/" in digest.body
+    mail.outbox.clear()
+    year.step("his digest, with the undo link", changed={("Person", carberry.pk, "email")})
+    assert editor.post(f"/admin/harvest/candidate/{auto.pk}/undo/").status_code == 302
+    auto.refresh_from_db()
+    assert auto.status == "open" and auto.publication is None
+    after_undo = facts()
+    gone = before_auto.keys() - after_undo.keys()
+    assert {k: v for k, v in after_undo.items() if k in before_auto} == {
+        k: v for k, v in before_auto.items() if k not in gone
+    } | {("Person", carberry.pk, "email"): "josiah@lab.example"}
+    assert after_undo.keys() <= before_auto.keys() | {("Person", carberry.pk, "email")}, (
+        "undo left rows the harvest made"
+    )
+    assert "Psychoceramics, cracked again" not in served(visitor, carberry.get_absolute_url())
+    year.step("the auto-accepted paper undone", changed=year.known.keys() - after_undo.keys())
 
     # 9. an invitation: the account and the mail, nothing else
     call_command("invite_member", piwowar.slug, "heather@lab.example", stdout=io.StringIO())

@@ -165,7 +165,7 @@ def test_every_object_url_answers_a_bad_id_without_an_error(client, cast, role):
     for model in admin.site._registry:
         base = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
         for bad in ["abc", "99999999999999999999999", "1.5", "%2e%2e"]:
-            for tail in ["change/", "delete/", "history/", "password/", "review/"]:
+            for tail in ["change/", "delete/", "history/", "password/", "review/", "undo/"]:
                 url = f"{base}{bad}/{tail}"
                 results.append((url, _answer(client, "get", url)))
     failed = _failures(results)

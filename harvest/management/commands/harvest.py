@@ -65,6 +65,11 @@ class Command(BaseCommand):
         self.stdout.write(f"{created} candidate(s) {verb}. Report: {run.get_absolute_url()}")
         if left_out := run.report.get("candidates", {}).get("left_out"):
             self.stdout.write(f"left out by the lab's settings: {left_out_by_kind(left_out)}")
+        if accepted := run.report.get("auto_accepted"):
+            self.stdout.write(
+                "accepted without review: "
+                + ", ".join(f"{name} {n}" for name, n in accepted.items())
+            )
         for name in ("citations", "stars"):
             if name in run.report:
                 self.stdout.write(f"{name}: {run.report[name]}")
