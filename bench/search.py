@@ -114,14 +114,35 @@ def main():
         data["title_en"] += "."
         assert admin.post(address, data, secure=True).status_code == 302
 
+    # The index is written once the response is sent (core/after_commit.after_response):
+    # the editor waits for the save less that part, the worker is busy for all of it.
+    after = []
+    flush_now = search._flush_now
+
+    def timed_flush():
+        started = time.perf_counter()
+        flush_now()
+        after.append(time.perf_counter() - started)
+
+    search._flush_now = timed_flush
+
+    def waited():
+        after.clear()
+        whole = best_of(1, save)
+        return whole - sum(after), whole
+
     # taken in turns, so that what the machine does meanwhile falls on both alike
-    plain, indexed = float("inf"), float("inf")
+    plain, indexed, busy = float("inf"), float("inf"), float("inf")
     for _ in range(20):
         plain = min(plain, best_of(1, lambda: without_index(save)))
-        indexed = min(indexed, best_of(1, save))
+        editor, worker = waited()
+        indexed, busy = min(indexed, editor), min(busy, worker)
+    search._flush_now = flush_now
     print(
-        f"a post saved in the admin: {plain * 1000:.1f} ms without the index, "
-        f"{indexed * 1000:.1f} ms with it (+{(indexed / plain - 1) * 100:.0f}%)"
+        f"a post saved in the admin: {plain * 1000:.1f} ms without the index; with it, "
+        f"the editor waits {indexed * 1000:.1f} ms (+{(indexed / plain - 1) * 100:.0f}%) and "
+        f"the worker is busy {busy * 1000:.1f} ms (+{(busy / plain - 1) * 100:.0f}%), the "
+        "document being written after the response is sent"
     )
 
     started = time.perf_counter()

@@ -11,10 +11,13 @@ the reference here names nothing and the next change queues the work again, as i
 rolled-back savepoint takes the work it queued with it, and Django says nothing of it."""
 
 import functools
+import logging
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
 
+from django.core.signals import request_finished, request_started
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 
@@ -62,3 +65,39 @@ def once(
 def forget(function: Callable[..., Any], *args: Any, using: str = DEFAULT_DB_ALIAS) -> None:
     """The next `once(function, *args)` queues it again (what is queued still runs)."""
     _queued.get(connections[using], {}).pop((function, args), None)
+
+
+# ---- after the response ------------------------------------------------------------------
+
+logger = logging.getLogger(__name__)
+_request = threading.local()  # .waiting: the work for after this thread's response, if any
+
+
+def after_response(work: Callable[[], None]) -> None:
+    """`work()` once the response of the request this thread serves is sent: Django says
+    so (request_finished) when the server closes the response, after its last byte, and
+    before the worker takes its next request. At once outside a request (a command, the
+    task worker). Each piece of work once per request. What the visitor or editor waits
+    for does not wait for it; a failure of it is logged, the response being gone."""
+    waiting = getattr(_request, "waiting", None)
+    if waiting is None:
+        work()
+    elif work not in waiting:
+        waiting.append(work)
+
+
+def _started(**kwargs: Any) -> None:
+    _request.waiting = []
+
+
+def _finished(**kwargs: Any) -> None:
+    waiting, _request.waiting = getattr(_request, "waiting", None), None
+    for work in waiting or ():
+        try:
+            work()
+        except Exception:
+            logger.exception("After the response: %s failed", work)
+
+
+request_started.connect(_started, dispatch_uid="labsite-after-response-start")
+request_finished.connect(_finished, dispatch_uid="labsite-after-response")

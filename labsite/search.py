@@ -441,8 +441,15 @@ def _tags_of(model, rows, everything):
 
 def flush():
     """Rebuilds the documents of the rows changed since the last flush (each change queues
-    a flush; the first after a commit does the work, the others find nothing): at once when
-    they are few, else by the task worker."""
+    a flush when it commits; the first does the work, the others find nothing): when they
+    are few, as soon as the response of the request that changed them is sent (an editor's
+    save waits only for its page, and the next request on this worker finds them written),
+    else by the task worker."""
+    if _pending:
+        after_commit.after_response(_flush_now)
+
+
+def _flush_now():
     if not _pending:
         return
     changed = {model: None if None in pks else sorted(pks) for model, pks in _pending.items()}
@@ -551,8 +558,9 @@ def _delete(where, params):
         cursor.execute(f"DELETE FROM labsite_searchdocument WHERE {where}", params)
 
 
-def _placeholders(count, width=1):
-    one = "%s" if width == 1 else f"({', '.join(['%s'] * width)})"
+def _placeholders(count, width=None):
+    """`count` placeholders, or `count` rows of `width` (VALUES)."""
+    one = "%s" if width is None else f"({', '.join(['%s'] * width)})"
     return ", ".join([one] * count)
 
 
@@ -575,24 +583,25 @@ def _write_batch(documents):
 
 
 def _replacing(documents, gone):
-    """The statements that write `documents` over the documents of the same keys (their
-    old terms removed, the rows updated in place) and remove the documents of `gone`.
-    The terms find their document by its key, so nothing waits for an id to come back."""
-    rows = _rows(documents)
-    keys = [row.key for row in rows] + gone
+    """The statements that write `documents` over the documents of the same keys and remove
+    the documents of `gone`. Only what changed is written: the terms a document no longer
+    has are removed, its new ones added, a weight that changed updated, and the rest left
+    in place (an edit of a few words writes a few rows, not a few hundred, and leaves as
+    few dead rows behind). The terms find their document by its key, so nothing waits for
+    an id to come back."""
     statements = []
-    if keys:
+    if gone:
         statements.append(
             (
                 "DELETE FROM labsite_searchterm WHERE document_id IN (SELECT id FROM "
-                f"labsite_searchdocument WHERE key IN ({_placeholders(len(keys))}))",
-                keys,
+                f"labsite_searchdocument WHERE key IN ({_placeholders(len(gone))}))",
+                gone,
             )
         )
-    if gone:
         statements.append(
             (f"DELETE FROM labsite_searchdocument WHERE key IN ({_placeholders(len(gone))})", gone)
         )
+    rows = _rows(documents)
     if not rows:
         return statements
     columns = ["key", *UPDATED]
@@ -610,6 +619,16 @@ def _replacing(documents, gone):
         )
     )
     terms = _terms(rows, documents)
+    for row in rows:
+        kept = [term for key, term, _weight in terms if key == row.key]
+        statements.append(
+            (
+                "DELETE FROM labsite_searchterm WHERE document_id = (SELECT id FROM "
+                "labsite_searchdocument WHERE key = %s)"
+                + (f" AND term NOT IN ({_placeholders(len(kept))})" if kept else ""),
+                [row.key, *kept],
+            )
+        )
     for start in range(0, len(terms), TERMS_PER_STATEMENT):
         chunk = terms[start : start + TERMS_PER_STATEMENT]
         statements.append(
@@ -617,7 +636,10 @@ def _replacing(documents, gone):
                 f"WITH incoming (key, term, weight) AS (VALUES {_placeholders(len(chunk), 3)}) "
                 "INSERT INTO labsite_searchterm (term, document_id, weight) "
                 "SELECT incoming.term, document.id, incoming.weight FROM incoming "
-                "JOIN labsite_searchdocument document ON document.key = incoming.key",
+                "JOIN labsite_searchdocument document ON document.key = incoming.key "
+                "WHERE true "  # SQLite reads ON CONFLICT after a join's ON only so
+                "ON CONFLICT (term, document_id) DO UPDATE SET weight = excluded.weight "
+                "WHERE labsite_searchterm.weight <> excluded.weight",
                 [value for term in chunk for value in term],
             )
         )
@@ -718,26 +740,32 @@ class Results:
 
 
 def _with_typos(query):
-    """Each word that no document has, of five letters or more, may be a typo: its group
-    takes the known terms one edit away (at most MAX_TYPOS). One query for the words
-    known, one more for the candidates of the unknown ones."""
-    if not query.typo_words:
-        return query
-    stems = {i: next(iter(query.groups[i])) for i in query.typo_words}
-    known = set(
-        SearchTerm.objects.filter(term__in=stems.values()).values_list("term", flat=True).distinct()
-    )
-    unknown = {i: w for i, w in query.typo_words.items() if stems[i] not in known}
-    if not unknown:
-        return query
-    candidates = {i: search_text.one_edit_away(word) for i, word in unknown.items()}
-    found = set(
-        SearchTerm.objects.filter(term__in=set().union(*candidates.values()))
-        .values_list("term", flat=True)
-        .distinct()
-    )
-    for i, edits in candidates.items():
-        query.groups[i] |= set(sorted(edits & found)[:MAX_TYPOS])
+    """The query's groups kept to the terms some document has, asked in one statement (an
+    index probe a term). A word of five letters or more that no document has may be a
+    typo: its group takes the known terms one edit away (at most MAX_TYPOS), asked in one
+    more. A group left with no term finds nothing, and then neither does the query: it is
+    answered without reading a posting (a visitor's string of unknown words costs a probe
+    a word, not a pass over the postings of the words it does share with the index)."""
+    terms = sorted(query.terms)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH asked (term) AS (VALUES {_placeholders(len(terms), 1)}) "
+            "SELECT term FROM asked WHERE EXISTS "
+            "(SELECT 1 FROM labsite_searchterm WHERE labsite_searchterm.term = asked.term)",
+            terms,
+        )
+        known = {term for (term,) in cursor.fetchall()}
+    query.groups = [group & known for group in query.groups]
+    unknown = {i: w for i, w in query.typo_words.items() if not query.groups[i]}
+    if unknown:
+        candidates = {i: search_text.one_edit_away(word) for i, word in unknown.items()}
+        found = set(
+            SearchTerm.objects.filter(term__in=set().union(*candidates.values()))
+            .values_list("term", flat=True)
+            .distinct()
+        )
+        for i, edits in candidates.items():
+            query.groups[i] |= set(sorted(edits & found)[:MAX_TYPOS])
     return query
 
 
@@ -747,6 +775,8 @@ def row_pks(model, text, limit=500):
     if not query or model not in DOCUMENTS:
         return []
     query = _with_typos(query)
+    if not all(query.groups):
+        return []
     prefix = f"{model._meta.label_lower}:"
     matches = _matching(query).filter(document__key__startswith=prefix)
     keys = SearchDocument.objects.filter(pk__in=matches.values("document")[:limit])
@@ -779,6 +809,8 @@ def find(text, page=1, today=None):
     if not query:
         return Results(query, [], 0, page)
     query = _with_typos(query)
+    if not all(query.groups):
+        return Results(query, [], 0, page)
     today = today or datetime.date.today()
     matches = _matching(query, today)
     groups = [f"g{i}" for i in range(len(query.groups))]

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.core.management import call_command
+from django.core.signals import request_finished, request_started
 from django.test import override_settings
 from django.utils import translation
 
@@ -197,6 +198,20 @@ def test_an_edit_replaces_its_words_and_a_failed_write_is_retried_by_the_worker(
     job.task.call(*job.args)
     assert _titles("bismuth") == ["Bismuth lattices"]
     assert _titles("heliotrope") == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_save_in_a_request_is_indexed_once_its_response_is_sent():
+    """The editor's save waits for its page, not for the index: the document is written
+    when the server has sent the response (Django's request_finished), before the worker
+    takes its next request."""
+    request_started.send(sender=None)
+    try:
+        factories.PostFactory(title="Quasicrystal lattices", is_published=True)
+        assert _titles("quasicrystal") == []  # the response is still on its way
+    finally:
+        request_finished.send(sender=None)
+    assert _titles("quasicrystal") == ["Quasicrystal lattices"]
 
 
 def test_a_post_dated_ahead_is_found_from_its_day(db, django_capture_on_commit_callbacks):
