@@ -12,7 +12,8 @@ it; it therefore names models, URL modules and views by their dotted names, whic
 from dataclasses import dataclass
 
 from django.db import models
-from django.utils.functional import Promise
+from django.utils import translation
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
 
@@ -53,16 +54,20 @@ class Section:
     home: "HomeBlock | None" = None
     rows: Rows | None = None
     detail_url: str = ""  # the URL name of one row's page, when rows have pages
+    detail_kwarg: str = "slug"  # the URL argument naming the row
 
 
 @dataclass(frozen=True)
 class HomeBlock:
     """A kind of section the home can show: its value in HomeSection rows, its label in the
-    admin, and its default place."""
+    admin, its default place, and the dotted path of the function (row, lab) that builds
+    its context (templates/labsite/home/_<kind>.html reads it) when its section's module
+    holds it rather than labsite/pages/home.py."""
 
     kind: str
     label: Promise
     place: Place
+    builder: str = ""
 
 
 _PUBLISHED = "the published flag is ticked"
@@ -184,6 +189,15 @@ SECTIONS = (
         urls="labsite.pages.tag_urls",
         detail_url="tags:detail",
     ),
+    # The lab's own pages (/join-us/): in no menu as a section (each page is placed on its
+    # own), their URLs last of all the site's (labsite/urls.py).
+    Section(
+        "pages",
+        _("Pages"),
+        rows=Rows("website.Page", "published", _PUBLISHED),
+        detail_url="website:page",
+        detail_kwarg="address",
+    ),
 )
 
 # What the home shows that is no section of the site: the lab's own words and looks.
@@ -194,6 +208,41 @@ HOME_ONLY = (
 )
 
 BY_KEY = {section.key: section for section in SECTIONS}
+
+
+@dataclass(frozen=True)
+class ProfilePart:
+    """A section of a member's profile and CV (the rows of one kind that are theirs): its
+    key, kept in SectionIntroduction rows and Person.cv_sections, its heading, and its
+    place on the CV (None: not on the CV). PROFILE_PARTS lists them in the profile's order."""
+
+    key: str
+    label: Promise
+    cv_position: int | None = None
+
+
+# The profile's sections in page order; the CV's in the order grant offices and hiring
+# committees read them (cv_position).
+PROFILE_PARTS = (
+    ProfilePart("news", _("News")),
+    ProfilePart("publications", _("Publications"), cv_position=40),
+    ProfilePart("projects", _("Open Source & Projects"), cv_position=100),
+    ProfilePart("contributions", _("Open-Source Contributions"), cv_position=110),
+    ProfilePart("talks", _("Talks & Presentations"), cv_position=60),
+    ProfilePart("teaching", _("Teaching"), cv_position=70),
+    ProfilePart("experience", _("Experience"), cv_position=20),
+    ProfilePart("education", _("Education"), cv_position=10),
+    ProfilePart("awards", _("Honors & Awards"), cv_position=30),
+    ProfilePart("service", _("Academic Service"), cv_position=80),
+    ProfilePart("writing", _("Writing"), cv_position=120),
+    ProfilePart("patents", _("Patents"), cv_position=50),
+)
+PROFILE_ORDER = tuple(part.key for part in PROFILE_PARTS)
+CV_ORDER = tuple(
+    part.key
+    for part in sorted(PROFILE_PARTS, key=lambda part: part.cv_position or 0)
+    if part.cv_position is not None
+)
 
 
 def home_blocks():
@@ -231,6 +280,25 @@ def home_choices():
     return kinds
 
 
-def defaults_described(places):
-    """'10 (People), 20 (Publications)…' for the help texts: the places shown by default."""
-    return ", ".join(f"{place.position} ({label})" for label, place in places if place.shown)
+def profile_choices():
+    """SectionIntroduction.Section: the profile's sections, in page order."""
+    return models.TextChoices(
+        "Section", [(part.key.upper(), (part.key, part.label)) for part in PROFILE_PARTS]
+    )
+
+
+def _places_described(choices):
+    """'Sections not listed here stand at 10 (People), …; Posts, … show once listed here.'
+    in English (the help texts' language), from the default places of `choices`."""
+    with translation.override("en"):
+        shown = [f"{m.default_position} ({m.label})" for m in choices if m.shown_by_default]
+        hidden = [str(m.label) for m in choices if not m.shown_by_default]
+    text = "Sections not listed here stand at " + ", ".join(shown)
+    if hidden:
+        last = hidden.pop()
+        text += f"; {', '.join(hidden)} and {last}" if hidden else f"; {last}"
+        text += " show once listed here"
+    return text + "."
+
+
+places_described = lazy(_places_described, str)

@@ -10,10 +10,9 @@ from django.views.generic import RedirectView
 from django.views.i18n import set_language
 
 from lab import sections
-from labsite import views
+from labsite import sitemaps, views
 from labsite.pages import home, search
 from labsite.site_import.views import import_site_page
-from labsite.sitemaps import sitemap
 
 # The public pages in English at these paths, in Chinese under /zh-hans/ (labsite/i18n.py).
 urlpatterns = i18n_patterns(
@@ -51,7 +50,8 @@ urlpatterns += [
     path("favicon.ico", RedirectView.as_view(pattern_name="favicon", permanent=True)),
     path("colours/<slug:version>.css", views.site_colours, name="site-colours"),
     path("health/", views.health, name="health"),
-    path("sitemap.xml", sitemap, name="sitemap"),
+    path("sitemap.xml", sitemaps.index, name="sitemap"),
+    path("sitemap-<slug:section>.xml", sitemaps.sitemap, name="sitemap-section"),
 ]
 
 # A part of the stack that does not answer gets the outage page (503), not a bare 500.

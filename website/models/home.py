@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from PIL import Image
 from simple_history.models import HistoricalRecords
@@ -30,9 +31,10 @@ class HomeSection(models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     position = models.PositiveSmallIntegerField(
         blank=True,
-        help_text="Smaller numbers come first. Sections not listed here stand at 10 (About), "
-        "20 (Team), 30 (Publications), 40 (News); the banner, research themes, openings, "
-        "posts and contact show once listed here. Empty: the section's own place.",
+        help_text=format_lazy(
+            "Smaller numbers come first. {} Empty: the section's own place.",
+            sections.places_described(Kind),
+        ),
     )
     is_shown = models.BooleanField("shown", default=True, help_text="Untick to hide it.")
     heading = translated(

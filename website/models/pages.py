@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -158,9 +159,7 @@ class MenuItem(models.Model):
 
     position = models.PositiveSmallIntegerField(
         default=100,
-        help_text="Smaller numbers come first. Sections not listed here stand at 10 (People), "
-        "20 (Publications), 30 (Talks), 40 (Awards), 50 (News); Posts, Openings, "
-        "Research and Teaching show once listed here.",
+        help_text=format_lazy("Smaller numbers come first. {}", sections.places_described(Section)),
     )
     section = models.CharField(
         max_length=20,
