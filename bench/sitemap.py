@@ -32,7 +32,7 @@ def handwritten(revision):
 
 def main(revision="d215e9b"):
     os.environ["CACHE_URL"] = "dummycache://"
-    django_on_scratch_database(debug=False)
+    django_on_scratch_database()  # as bench/profile_render.py: DEBUG on, no static manifest
     from django.core.management import call_command
     from django.db import transaction
     from django.test import Client, RequestFactory
