@@ -49,10 +49,11 @@ def _last_changed(model):
     return Subquery(history.values("history_date")[:1])
 
 
-def _day(value):
-    """A lastmod as the protocol's date, in the site's time zone (as Django's sitemaps give it)."""
+def _day(value, zone):
+    """A lastmod as the protocol's date, in the site's time zone `zone` (as Django's
+    sitemaps give it)."""
     if isinstance(value, datetime.datetime):
-        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        value = value.astimezone(zone) if timezone.is_aware(value) else value
         return value.date().isoformat()
     return value.isoformat()
 
@@ -130,6 +131,14 @@ def section_rows(section):
     return read() if read else _rows(_public(section))
 
 
+class _Entry(dict):
+    """A sitemap entry as the framework gives it (item, location, lastmod) and its XML,
+    written once: the template joins the entries (`__html__`), with no loop of its own."""
+
+    def __html__(self):
+        return self["xml"]
+
+
 class _I18nSitemap(Sitemap):
     """Each entry once per language, the others as alternates, English as the default.
 
@@ -151,6 +160,7 @@ class _I18nSitemap(Sitemap):
     def get_urls(self, page=1, site=None, protocol=None):
         base = escape(f"{self.get_protocol(protocol)}://{self.get_domain(site)}")
         default = settings.LANGUAGE_CODE
+        zone = timezone.get_current_timezone()  # read once: it is a thread-local lookup
         urls, latest, dated = [], None, True
         for item, language in self.paginator.page(page).object_list:
             paths = self.paths(item)
@@ -160,7 +170,7 @@ class _I18nSitemap(Sitemap):
                 latest = changed
             xml = [f"<url><loc>{base}{paths[language]}</loc>"]
             if changed:
-                xml.append(f"<lastmod>{_day(changed)}</lastmod>")
+                xml.append(f"<lastmod>{_day(changed, zone)}</lastmod>")
             alternates = [*paths.items(), ("x-default", paths[default])]
             xml += [
                 f'<xhtml:link rel="alternate" hreflang="{code}" href="{base}{path}"/>'
@@ -172,8 +182,9 @@ class _I18nSitemap(Sitemap):
                 xml.append(f"<image:image><image:loc>{location}</image:loc></image:image>")
             xml.append("</url>")
             location = f"{base}{paths[language]}"
-            urls.append({"item": (item, language), "location": location, "lastmod": changed})
-            urls[-1]["xml"] = mark_safe("".join(xml))
+            entry = _Entry(item=(item, language), location=location, lastmod=changed)
+            entry["xml"] = mark_safe("".join(xml))  # escaped above
+            urls.append(entry)
         if dated and latest:
             self.latest_lastmod = latest
         return urls
