@@ -64,6 +64,7 @@ START = ["/", "/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/
 PAGEFIND_DIR = "pagefind"  # the copy's search index (Pagefind), built after the pages
 _LINK = re.compile(r'\b(href|src)="([^"]*)"')
 _LOC = re.compile(r"<loc>([^<]+)</loc>")
+_SITEMAP = re.compile(r"/sitemap(-[-\w]+)?\.xml")  # labsite/sitemaps.py
 # an image's renditions (`<img srcset>`, `<source srcset>`): "address 390w, address 640w"
 _SRCSET = re.compile(r'\bsrcset="([^"]*)"')
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/xml", "text/xml")
@@ -303,8 +304,9 @@ def _crawl(site: _Site, target: Path, result: Result, say) -> None:
                 if query or path not in searchable:  # search finds each page once, as live
                     data = data.replace(" data-pagefind-body", "", 1)
                 data = data.encode()
-            elif path == "/sitemap.xml":
-                links = _LOC.findall(data.decode())
+            elif _SITEMAP.fullmatch(path):  # the index, and each sitemap it names
+                data, links = _sitemap_pages_linked(data.decode(), site)
+                data = data.encode()
             elif content_type.startswith(_FEED_TYPES):
                 data = _feeds_linked(data.decode(), site).encode()
             for link in links:
@@ -346,6 +348,24 @@ def _write(target: Path, name: str, data: bytes, result: Result) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     result.written.append(name)
+
+
+def _sitemap_pages_linked(sitemap: str, site: _Site) -> tuple[str, list[str]]:
+    """The sitemap, with each later page of a sitemap the index names (?p=2) pointed at
+    its file, as a plain server ignores the query; and every address it lists."""
+    links = []
+
+    def replace(match: re.Match) -> str:
+        address = html.unescape(match[1])
+        links.append(address)
+        parts = urlsplit(address)
+        if not parts.query or parts.netloc != site.host:
+            return match[0]
+        local = parts.path[len(site.prefix) :]
+        file = static_link(local, parts.query, site.prefix, "application/xml")
+        return f"<loc>{html.escape(f'{parts.scheme}://{parts.netloc}{file}')}</loc>"
+
+    return _LOC.sub(replace, sitemap), links
 
 
 def _feeds_linked(feed: str, site: _Site) -> str:

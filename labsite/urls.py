@@ -9,25 +9,17 @@ from django.urls import include, path, reverse_lazy
 from django.views.generic import RedirectView
 from django.views.i18n import set_language
 
-from labsite import views
-from labsite.pages import home, news, search
+from lab import sections
+from labsite import sitemaps, views
+from labsite.pages import home, search
 from labsite.site_import.views import import_site_page
-from labsite.sitemaps import sitemap
 
 # The public pages in English at these paths, in Chinese under /zh-hans/ (labsite/i18n.py).
 urlpatterns = i18n_patterns(
     path("", home.HomeView.as_view(), name="home"),
-    path("news/", news.NewsView.as_view(), name="news"),
-    path("news/feed/", news.NewsFeed(), name="news-feed"),
     path("search/", search.SearchView.as_view(), name="search"),
-    path("people/", include("labsite.pages.people_urls")),
-    path("publications/", include("publications.urls")),
-    path("", include("talks.urls")),
-    path("posts/", include("website.post_urls")),
-    path("openings/", include("website.opening_urls")),
-    path("themes/", include("website.theme_urls")),
-    path("teaching/", include("website.teaching_urls")),
-    path("tags/", include("labsite.pages.tag_urls")),
+    # each public section's addresses, as the registry (lab/sections.py) places them
+    *[path(s.prefix, include(s.urls)) for s in sections.SECTIONS if s.urls],
     prefix_default_language=False,
 )
 urlpatterns += [
@@ -58,7 +50,8 @@ urlpatterns += [
     path("favicon.ico", RedirectView.as_view(pattern_name="favicon", permanent=True)),
     path("colours/<slug:version>.css", views.site_colours, name="site-colours"),
     path("health/", views.health, name="health"),
-    path("sitemap.xml", sitemap, name="sitemap"),
+    path("sitemap.xml", sitemaps.index, name="sitemap"),
+    path("sitemap-<slug:section>.xml", sitemaps.sitemap, name="sitemap-section"),
 ]
 
 # A part of the stack that does not answer gets the outage page (503), not a bare 500.

@@ -41,6 +41,8 @@ The invariants:
   step before, and only the fields the step names may differ;
 - a source fills only what a paper lacks: a harvest or a refresh never overwrites a fact;
 - a rejected or disowned work never comes back, and no work is a candidate twice;
+- the sitemap names every page each registered section's rule makes public, in both
+  languages (lab/sections.py);
 - every row of the archive comes back (a dump of the restored lab equals the backup's);
 - an operation that is refused changes nothing: schema (applied migrations, tables and
   columns) and data compared;
@@ -59,6 +61,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import Group
 from django.core import mail
 from django.core.files.storage import default_storage
@@ -67,13 +70,14 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from core import content
 from core.partial_dates import PartialDate
 from harvest import review
 from harvest.models import Candidate, HarvestRun, Source
 from harvest.sources import harvesters
+from lab import sections
 from lab.models import LabSettings
 from labsite import archive, search
 from labsite.models import SearchDocument, SearchTerm
@@ -88,6 +92,7 @@ from tests.harvest import test_identities_across_sources as suffixed
 from tests.harvest import test_three_more_sources as more_sources
 from tests.harvest.conftest import piwowar, services  # noqa: F401
 from tests.labsite.test_archive import _dump
+from tests.sitemaps import whole_sitemap
 from website.models import Opening, Post
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -156,6 +161,7 @@ class Year:
             moved = overwritten
         unexplained = sorted(moved ^ set(changed), key=str)[:10]
         assert moved == set(changed), f"{name}: facts changed that nobody changed: {unexplained}"
+        assert sitemap_misses() == [], f"{name}: public pages the sitemap does not name"
         kept = search_index()
         search.rebuild()
         assert search_index() == kept, f"{name}: the search index is not what the lab holds"
@@ -163,6 +169,27 @@ class Year:
         assert added <= set(new), f"{name}: rows appeared that nobody added: {added - set(new)}"
         self.ledger.append((name, len(self.known), len(now) - len(self.known)))
         self.known = now
+
+
+def sitemap_misses():
+    """The public pages, by each registered section's rule for what is public
+    (lab/sections.py), that the sitemap (its index, then each page of each sitemap) does
+    not name in both languages."""
+    whole = whole_sitemap(Client())
+    missed = []
+    for section in sections.SECTIONS:
+        if not (section.rows and section.detail_url):
+            continue
+        model = apps.get_model(section.rows.model)
+        for row in getattr(model.objects, section.rows.public)():
+            if not getattr(row, "has_page", True):  # a talk the list says all of
+                continue
+            for language in ("en", "zh-hans"):
+                with translation.override(language):
+                    address = f"http://testserver{row.get_absolute_url()}"
+                if f"<loc>{address}</loc>" not in whole:
+                    missed.append(address)
+    return missed
 
 
 def search_index():

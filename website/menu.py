@@ -8,21 +8,16 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from core.languages import active_language, language_tag, shown_language
+from lab import sections
 from website.models import MenuItem
 
 Section = MenuItem.Section
 # The URL each section's menu entry leads to, and the (URL namespace or name, URL name)
-# of the pages that are in it ("" matches any).
+# of the pages that are in it ("" matches any), as the registry declares them.
 SECTION_URLS = {
-    Section.PEOPLE: ("people:team", ("people", "")),
-    Section.PUBLICATIONS: ("publications:list", ("publications", "")),
-    Section.TALKS: ("talks:list", ("talks", "list")),
-    Section.AWARDS: ("talks:awards", ("talks", "awards")),
-    Section.NEWS: ("news", ("news", "")),
-    Section.POSTS: ("posts:list", ("posts", "")),
-    Section.OPENINGS: ("openings:list", ("openings", "")),
-    Section.RESEARCH: ("themes:list", ("themes", "")),
-    Section.TEACHING: ("teaching:list", ("teaching", "")),
+    Section(section.key): (section.list_url, section.pages)
+    for section in sections.SECTIONS
+    if section.menu
 }
 
 

@@ -486,28 +486,26 @@ def cv_context(person, params):
     talks, awards = talks_and_awards(person)
     courses = courses_taught(person)
     S = SectionIntroduction.Section
-    listed = [  # then put in the member's order
-        (S.EDUCATION, "people/sections/_timeline.html", rows["education"]),
-        (S.EXPERIENCE, "people/sections/_timeline.html", rows["experience"]),
-        (S.PUBLICATIONS, "people/_cv_publications.html", publications),
-        (S.PATENTS, "publications/_patents.html", patents),
-        (S.TALKS, "talks/_profile_talks.html", talks),
-        (S.TEACHING, "website/_profile_courses.html", courses),
-        (S.AWARDS, "talks/_profile_awards.html", awards),
-        (S.PROJECTS, "people/sections/_projects.html", rows["projects"]),
-        (S.CONTRIBUTIONS, "people/sections/_contributions.html", rows["contributions"]),
-        (S.WRITING, "people/sections/_writing.html", rows["writing"]),
-        (S.SERVICE, "people/sections/_service.html", rows["service"]),
-    ]
-    order = {key: at for at, key in enumerate(person.cv_section_order())}
-    listed.sort(key=lambda section: order[section[0].value])
+    parts = {  # each part's partial and content, in the member's order below
+        S.EDUCATION: ("people/sections/_timeline.html", rows["education"]),
+        S.EXPERIENCE: ("people/sections/_timeline.html", rows["experience"]),
+        S.PUBLICATIONS: ("people/_cv_publications.html", publications),
+        S.PATENTS: ("publications/_patents.html", patents),
+        S.TALKS: ("talks/_profile_talks.html", talks),
+        S.TEACHING: ("website/_profile_courses.html", courses),
+        S.AWARDS: ("talks/_profile_awards.html", awards),
+        S.PROJECTS: ("people/sections/_projects.html", rows["projects"]),
+        S.CONTRIBUTIONS: ("people/sections/_contributions.html", rows["contributions"]),
+        S.WRITING: ("people/sections/_writing.html", rows["writing"]),
+        S.SERVICE: ("people/sections/_service.html", rows["service"]),
+    }
     return {
         "options": options,
         "rows": rows,
         "sections": [
-            Section(key.value, key.label, template, content)
-            for key, template, content in listed
-            if content
+            Section(key, S(key).label, *parts[S(key)])
+            for key in person.cv_section_order()
+            if parts[S(key)][1]
         ],
         "updated": _last_updated(person, papers, talks, awards, courses, *rows.values()),
     }

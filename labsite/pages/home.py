@@ -6,10 +6,12 @@ recent papers, news); on a personal site (PERSONAL_SITE), its member's profile."
 import logging
 
 from django.conf import settings
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
 from core.templatetags.labsite import fallback_lang
+from lab import sections
 from lab.models import LabSettings
 from labsite.pages.people import ProfileView, join_us
 from people.models import NewsItem, Person
@@ -60,7 +62,7 @@ def home_sections(lab):
     )
     sections = []
     for row in shown:
-        section = _BUILDERS[row.kind](row, lab)
+        section = _builder(row.kind)(row, lab)
         if section is None:  # nothing to show: no heading over an empty list
             continue
         heading = row.heading or section.pop("heading", "")
@@ -141,3 +143,11 @@ _BUILDERS = {
     Kind.POSTS: _posts,
     Kind.CONTACT: _contact,
 }
+
+
+def _builder(kind):
+    """The function that builds a kind's context: the home's own, or the one its section
+    names in the registry (lab/sections.py)."""
+    if kind in _BUILDERS:
+        return _BUILDERS[kind]
+    return import_string(next(b.builder for b in sections.home_blocks() if b.kind == kind))

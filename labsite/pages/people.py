@@ -13,6 +13,7 @@ from django.views.generic import DetailView, ListView
 from core.json_ld import json_ld
 from core.weblinks import is_web_url
 from lab.models import LabSettings
+from lab.sections import PROFILE_ORDER
 from people.models import (
     Education,
     NewsItem,
@@ -219,28 +220,28 @@ def _profile_sections(person, rows, papers, talks, awards, posts=(), courses=())
     """The profile's sections in page order, leaving out those with nothing to show.
     `rows`: `section_rows(person)`."""
     S = SectionIntroduction.Section
-    listed = [
-        (S.NEWS, "people/sections/_news.html", rows["news"]),
-        (S.PUBLICATIONS, "publications/_profile_publications.html", papers),
-        (S.PROJECTS, "people/sections/_projects.html", rows["projects"]),
-        (S.CONTRIBUTIONS, "people/sections/_contributions.html", rows["contributions"]),
-        (S.TALKS, "talks/_profile_talks.html", talks),
-        (S.TEACHING, "website/_profile_courses.html", courses),
-        (S.EXPERIENCE, "people/sections/_timeline.html", rows["experience"]),
-        (S.EDUCATION, "people/sections/_timeline.html", rows["education"]),
-        (S.AWARDS, "talks/_profile_awards.html", awards),
-        (S.SERVICE, "people/sections/_service.html", rows["service"]),
-        (S.WRITING, "people/sections/_writing.html", rows["writing"]),
-        (S.PATENTS, "publications/_patents.html", papers.patents),
-    ]
+    # each part's partial and content; their order is the registry's (lab/sections.py)
+    parts = {
+        S.NEWS: ("people/sections/_news.html", rows["news"]),
+        S.PUBLICATIONS: ("publications/_profile_publications.html", papers),
+        S.PROJECTS: ("people/sections/_projects.html", rows["projects"]),
+        S.CONTRIBUTIONS: ("people/sections/_contributions.html", rows["contributions"]),
+        S.TALKS: ("talks/_profile_talks.html", talks),
+        S.TEACHING: ("website/_profile_courses.html", courses),
+        S.EXPERIENCE: ("people/sections/_timeline.html", rows["experience"]),
+        S.EDUCATION: ("people/sections/_timeline.html", rows["education"]),
+        S.AWARDS: ("talks/_profile_awards.html", awards),
+        S.SERVICE: ("people/sections/_service.html", rows["service"]),
+        S.WRITING: ("people/sections/_writing.html", rows["writing"]),
+        S.PATENTS: ("publications/_patents.html", papers.patents),
+    }
     introductions = {i.section: i for i in rows["section_introductions"]}
     sections = [
         Section("about", _("About"), "people/sections/_about.html", person.bio),
         Section("now", _("Now"), "people/sections/_now.html", person.now),
     ]
     sections += [
-        Section(key.value, key.label, template, content, introductions.get(key.value))
-        for key, template, content in listed
+        Section(key, S(key).label, *parts[S(key)], introductions.get(key)) for key in PROFILE_ORDER
     ]
     # the member's posts, after their publications (a section with no introduction)
     after = [section.anchor for section in sections].index(S.PUBLICATIONS.value) + 1

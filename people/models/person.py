@@ -26,6 +26,7 @@ from core.languages import translated
 from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
 from core.names import initials, split_name  # split_name: re-exported for the apps
 from core.partial_dates import PartialDateField, format_range, has_ended
+from lab import sections
 from lab.models import MemberRole
 
 PHOTO_SIZES = (480, 192)  # profile header and team card, both at twice their CSS size
@@ -73,12 +74,9 @@ class PersonQuerySet(models.QuerySet):
 INTERESTS_MAX_LENGTH = 1000
 
 
-# A CV's sections in the order grant offices and hiring committees read them (the keys
-# of SectionIntroduction.Section); a member may put others first (Person.cv_sections).
-CV_SECTIONS = (
-    "education", "experience", "awards", "publications", "patents", "talks", "teaching",
-    "service", "projects", "contributions", "writing",
-)  # fmt: skip
+# A CV's sections in the order grant offices and hiring committees read them (keys of the
+# profile's sections, lab/sections.py); a member may put others first (Person.cv_sections).
+CV_SECTIONS = sections.CV_ORDER
 
 
 class Person(models.Model):

@@ -11,6 +11,7 @@ from core.languages import translated
 from core.markup import DESCRIPTION_LIMIT, MARKDOWN_HELP, SUMMARY_LIMIT, text_limit
 from core.partial_dates import PartialDateField, format_range
 from core.weblinks import SiteOrWebURLField, WebURLField
+from lab import sections
 from people.models.person import Person
 
 
@@ -339,19 +340,7 @@ class SectionIntroduction(models.Model):
     """A few words a person puts above one section of their profile ("Statuses checked on
     2 Dec 2026", "Selected; the full list is on Scholar")."""
 
-    class Section(models.TextChoices):  # the profile's sections, in page order, as headed
-        NEWS = "news", _("News")
-        PUBLICATIONS = "publications", _("Publications")
-        PROJECTS = "projects", _("Open Source & Projects")
-        CONTRIBUTIONS = "contributions", _("Open-Source Contributions")
-        TALKS = "talks", _("Talks & Presentations")
-        TEACHING = "teaching", _("Teaching")
-        EXPERIENCE = "experience", _("Experience")
-        EDUCATION = "education", _("Education")
-        AWARDS = "awards", _("Honors & Awards")
-        SERVICE = "service", _("Academic Service")
-        WRITING = "writing", _("Writing")
-        PATENTS = "patents", _("Patents")
+    Section = sections.profile_choices()  # the profile's sections, in page order
 
     person = models.ForeignKey(
         Person, on_delete=models.CASCADE, related_name="section_introductions"

@@ -34,6 +34,7 @@ from publications.models import Publication
 from talks.models import Speaker
 from tests import factories
 from tests.admin_forms import form_data
+from tests.sitemaps import whole_sitemap
 from website.models import HomeSection, Page
 
 NOT_ARCHIVED = [
@@ -63,7 +64,7 @@ def _public_pages():
     """Every page the sitemap lists, the feeds, robots.txt and every export, as visitors
     receive them."""
     client = Client()
-    sitemap = client.get("/sitemap.xml").content.decode()
+    sitemap = whole_sitemap(client)
     paths = [re.sub(r"^https?://[^/]+", "", loc) for loc in re.findall(r"<loc>([^<]+)", sitemap)]
     paths += ["/sitemap.xml", "/robots.txt", "/news/feed/", "/publications/feed/", "/posts/feed/"]
     paths += [f"/publications/export.{fmt}" for fmt in FORMATS]

@@ -10,6 +10,7 @@ from PIL import Image
 from lab.models import LabSettings
 from tests import factories
 from tests.admin_forms import form_data
+from tests.sitemaps import whole_sitemap
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +59,7 @@ def test_sitemap_lists_published_profiles_only(client):
     factories.PersonFactory(slug="visible")
     factories.PersonFactory(slug="hidden", is_published=False)
 
-    xml = client.get("/sitemap.xml").content.decode()
+    xml = whole_sitemap(client)
 
     assert "http://testserver/people/visible/" in xml
     assert "/people/hidden/" not in xml

@@ -200,12 +200,14 @@ def test_a_base_url_with_a_path_puts_every_link_and_address_under_it(demo, tmp_p
 
     found, missing = crawl(tmp_path, start="/lab/")
     home = (folder / "index.html").read_text()
-    sitemap = (folder / "sitemap.xml").read_text()
+    index = (folder / "sitemap.xml").read_text()
+    sitemap = (folder / "sitemap-people.xml").read_text()
 
     assert "files (" in out.getvalue()
     assert missing == [] and len(found) > 100
     assert 'href="/lab/people/"' in home and 'href="/people/"' not in home
     assert 'href="/lab/static/labsite/site.css"' in home
+    assert "<loc>https://example.org/lab/sitemap-people.xml</loc>" in index
     assert "<loc>https://example.org/lab/people/teng-ma/</loc>" in sitemap
     # The live site in this process is untouched: its addresses and static files stay at "/".
     assert reverse("home") == "/" and settings.STATIC_URL == "/static/"

@@ -15,6 +15,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from publications.views import PublicationFilter
 from talks.views import _ListFilter
+from tests.sitemaps import whole_sitemap
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,7 @@ def _plain_paths(patterns, prefix=""):
 
 
 def _public_paths(client):
-    sitemap = client.get("/sitemap.xml").content.decode()
+    sitemap = whole_sitemap(client)
     paths = {urlsplit(loc).path for loc in re.findall(r"<loc>([^<]+)</loc>", sitemap)}
     paths |= set(_plain_paths(get_resolver().url_patterns))
     kinds = defaultdict(list)

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from PIL import Image
 from simple_history.models import HistoricalRecords
@@ -18,44 +19,22 @@ from core import images
 from core.languages import first_written, in_languages, translated
 from core.markup import SUMMARY_LIMIT, text_limit
 from core.weblinks import SiteOrWebURLField, WebURLField
+from lab import sections
 
 MAX_COUNT = 20
 
 
 class HomeSection(models.Model):
-    class Kind(models.TextChoices):
-        BANNER = "banner", _("Banner")
-        ABOUT = "about", _("About")
-        THEMES = "themes", _("Research themes")
-        NEWS = "news", _("News")
-        PUBLICATIONS = "publications", _("Publications")
-        TEAM = "team", _("Team")
-        OPENINGS = "openings", _("Openings")
-        POSTS = "posts", _("Posts")
-        CONTACT = "contact", _("Contact")
-
-        @property
-        def default_position(self):
-            """Where the section stands while no row places it (today's home: about, team,
-            publications, news; the banner above them, the rest below)."""
-            return _DEFAULT_POSITIONS[self]
-
-        @property
-        def shown_by_default(self):
-            return self in _SHOWN_BY_DEFAULT
-
-        @property
-        def default_count(self):
-            """How many items a list section shows while its row says nothing (None: the
-            section is no list of a chosen length)."""
-            return _DEFAULT_COUNTS.get(self)
+    # What the home can show, with default places and counts (lab/sections.py).
+    Kind = sections.home_choices()
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     position = models.PositiveSmallIntegerField(
         blank=True,
-        help_text="Smaller numbers come first. Sections not listed here stand at 10 (About), "
-        "20 (Team), 30 (Publications), 40 (News); the banner, research themes, openings, "
-        "posts and contact show once listed here. Empty: the section's own place.",
+        help_text=format_lazy(
+            "Smaller numbers come first. {} Empty: the section's own place.",
+            sections.places_described(Kind),
+        ),
     )
     is_shown = models.BooleanField("shown", default=True, help_text="Untick to hide it.")
     heading = translated(
@@ -192,29 +171,3 @@ class HomeSection(models.Model):
     @property
     def shown_count(self):
         return self.count or self.Kind(self.kind).default_count
-
-
-_DEFAULT_POSITIONS = {
-    HomeSection.Kind.BANNER: 5,
-    HomeSection.Kind.ABOUT: 10,
-    HomeSection.Kind.TEAM: 20,
-    HomeSection.Kind.PUBLICATIONS: 30,
-    HomeSection.Kind.NEWS: 40,
-    HomeSection.Kind.THEMES: 50,
-    HomeSection.Kind.OPENINGS: 60,
-    HomeSection.Kind.POSTS: 70,
-    HomeSection.Kind.CONTACT: 80,
-}
-_SHOWN_BY_DEFAULT = {
-    HomeSection.Kind.ABOUT,
-    HomeSection.Kind.TEAM,
-    HomeSection.Kind.PUBLICATIONS,
-    HomeSection.Kind.NEWS,
-}
-_DEFAULT_COUNTS = {
-    HomeSection.Kind.NEWS: 5,
-    HomeSection.Kind.PUBLICATIONS: 6,
-    HomeSection.Kind.POSTS: 3,
-    HomeSection.Kind.THEMES: 6,
-    HomeSection.Kind.OPENINGS: 5,
-}

@@ -14,12 +14,14 @@ from django.db import models
 from django.db.models import Q
 from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.languages import first_written, require_one, translated
 from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.slugs import unique_slug
+from lab import sections
 
 # First parts of an address that belong to files, not pages, whatever the URLs say.
 RESERVED = frozenset({"static", "media"})
@@ -152,33 +154,12 @@ def _taken_by_the_site(address):
 class MenuItem(models.Model):
     """One entry of the site's menu: a built-in section or a page."""
 
-    class Section(models.TextChoices):
-        PEOPLE = "people", _("People")
-        PUBLICATIONS = "publications", _("Publications")
-        TALKS = "talks", _("Talks")
-        AWARDS = "awards", _("Awards")
-        NEWS = "news", _("News")
-        POSTS = "posts", _("Posts")
-        OPENINGS = "openings", _("Openings")
-        RESEARCH = "research", _("Research")
-        TEACHING = "teaching", _("Teaching")
-
-        @property
-        def default_position(self):
-            """Where the section stands while no item places it: 10, 20, 30… in this order."""
-            return 10 * (list(type(self)).index(self) + 1)
-
-        @property
-        def shown_by_default(self):
-            """Whether the menu shows the section while no item places it: the sections every
-            lab has; those a lab may not use (posts) show once the lab admin places them."""
-            return self in _SHOWN_BY_DEFAULT
+    # The built-in sections the menu can place, with their default places (lab/sections.py).
+    Section = sections.menu_choices()
 
     position = models.PositiveSmallIntegerField(
         default=100,
-        help_text="Smaller numbers come first. Sections not listed here stand at 10 (People), "
-        "20 (Publications), 30 (Talks), 40 (Awards), 50 (News); Posts, Openings, "
-        "Research and Teaching show once listed here.",
+        help_text=format_lazy("Smaller numbers come first. {}", sections.places_described(Section)),
     )
     section = models.CharField(
         max_length=20,
@@ -228,12 +209,3 @@ class MenuItem(models.Model):
         has_page = self.page_id is not None or linked
         if bool(self.section) == bool(has_page):
             raise ValidationError(_("Choose a built-in section or a page, not both."))
-
-
-_SHOWN_BY_DEFAULT = {
-    MenuItem.Section.PEOPLE,
-    MenuItem.Section.PUBLICATIONS,
-    MenuItem.Section.TALKS,
-    MenuItem.Section.AWARDS,
-    MenuItem.Section.NEWS,
-}
