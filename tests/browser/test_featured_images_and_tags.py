@@ -142,8 +142,11 @@ def test_a_post_with_a_featured_image_and_tags_in_both_languages_and_sizes(
                 html = visitor.content()
                 assert "Our new cluster is running" in html or "我们的新集群投入使用" in html
                 assert "Mooncake: A KVCache-centric Architecture" in html
-                assert visitor.locator(".post-list img").evaluate(
-                    "img => img.complete && img.naturalWidth > 0"
+                # a lazy image loads when it comes into view, not with the page
+                visitor.locator(".post-list img").scroll_into_view_if_needed()
+                visitor.wait_for_function(
+                    "() => [...document.querySelectorAll('.post-list img')]"
+                    ".every(img => img.complete && img.naturalWidth > 0)"
                 )
                 if shots:
                     visitor.screenshot(

@@ -152,6 +152,8 @@ def expected(name, model, target=None):
             "add": ["denied"] * 4,
             "change": ["redirect", "redirect", "redirect", "absent"],  # on to the review
             "review": ["ok", "ok", "ok", "absent"],
+            # its page and one POST button: a lab admin, or a member it was found for
+            "undo": ["ok", "ok", "ok", "absent"],
             "delete": ["denied"] * 4,
             "history": ["ok", "ok", "ok", "denied"],
             "revert": ["ok", "ok", "ok", "denied"],  # an earlier state: a review undone
@@ -303,6 +305,7 @@ def _urls(people):
                 ]
             if model == "candidate":
                 urls.append((f"{name}_review", model, None, f"{base}{obj.pk}/review/"))
+                urls.append((f"{name}_undo", model, None, f"{base}{obj.pk}/undo/"))
             if model == "harvestrun":
                 urls.append((f"{name}_now", model, None, f"{base}now/"))
             if model == "publication":

@@ -314,7 +314,7 @@ def test_an_edit_reaches_the_cached_home(client, lab):
 
 
 def test_the_composed_home_is_built_in_a_bounded_number_of_queries(
-    client, lab, django_assert_max_num_queries
+    client, lab, site_rows, django_assert_max_num_queries
 ):
     for kind in Kind:
         fields = {"text": "Hello."} if kind == Kind.BANNER else {}
@@ -348,7 +348,7 @@ def test_the_composed_home_is_built_in_a_bounded_number_of_queries(
 
 
 def test_the_default_home_costs_one_query_more_than_before(
-    client, lab, django_assert_max_num_queries
+    client, lab, site_rows, django_assert_max_num_queries
 ):
     # 9 before there were sections to read, 10 before papers had tags
     with django_assert_max_num_queries(11):
