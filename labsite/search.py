@@ -739,14 +739,12 @@ class Results:
         return min(MAX_PAGE, -(-self.total // PER_PAGE))
 
 
-def _with_typos(query):
-    """The query's groups kept to the terms some document has, asked in one statement (an
-    index probe a term). A word of five letters or more that no document has may be a
-    typo: its group takes the known terms one edit away (at most MAX_TYPOS), asked in one
-    more. A group left with no term finds nothing, and then neither does the query: it is
-    answered without reading a posting (a visitor's string of unknown words costs a probe
-    a word, not a pass over the postings of the words it does share with the index)."""
-    terms = sorted(query.terms)
+def _known(terms):
+    """Those of `terms` some document has: one statement, an index probe a term (a list of
+    words against the postings, as `term IN (...)`, may be read as a pass over all of them)."""
+    if not terms:
+        return set()
+    terms = sorted(terms)
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH asked (term) AS (VALUES {_placeholders(len(terms), 1)}) "
@@ -754,16 +752,22 @@ def _with_typos(query):
             "(SELECT 1 FROM labsite_searchterm WHERE labsite_searchterm.term = asked.term)",
             terms,
         )
-        known = {term for (term,) in cursor.fetchall()}
+        return {term for (term,) in cursor.fetchall()}
+
+
+def _with_typos(query):
+    """The query's groups kept to the terms some document has. A word of five letters or
+    more that no document has may be a typo: its group takes the known terms one edit away
+    (at most MAX_TYPOS), asked in one more statement. A group left with no term finds
+    nothing, and then neither does the query: it is answered without reading a posting (a
+    visitor's string of unknown words costs a probe a word, not a pass over the postings of
+    the words it does share with the index)."""
+    known = _known(query.terms)
     query.groups = [group & known for group in query.groups]
     unknown = {i: w for i, w in query.typo_words.items() if not query.groups[i]}
     if unknown:
         candidates = {i: search_text.one_edit_away(word) for i, word in unknown.items()}
-        found = set(
-            SearchTerm.objects.filter(term__in=set().union(*candidates.values()))
-            .values_list("term", flat=True)
-            .distinct()
-        )
+        found = _known(set().union(*candidates.values()))
         for i, edits in candidates.items():
             query.groups[i] |= set(sorted(edits & found)[:MAX_TYPOS])
     return query
