@@ -3,7 +3,9 @@ menu and the home place it, the rows it shows and what makes one public, and its
 
 Everything that must name every section reads this list: the menu (`MenuItem.Section`), the
 home's kinds and their default places (`HomeSection.Kind`), the root URLs
-(labsite/urls.py), the sitemap (labsite/sitemaps.py) and, through those, the static copy.
+(labsite/urls.py), the sitemap (labsite/sitemaps.py), the site's search (labsite/search.py:
+every section with rows is searched, and a result is named by its section's `item`) and,
+through those, the static copy.
 It sits in `lab`, below the content apps, so that their models can build their choices from
 it; it therefore names models, URL modules and views by their dotted names, which the site
 (labsite) resolves. Adding a section is its own module, its templates and one entry here.
@@ -55,6 +57,7 @@ class Section:
     rows: Rows | None = None
     detail_url: str = ""  # the URL name of one row's page, when rows have pages
     detail_kwarg: str = "slug"  # the URL argument naming the row
+    item: Promise | None = None  # what one of its rows is called (a search result's kind)
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ SECTIONS = (
         home=HomeBlock("team", _("Team"), Place(20, shown=True)),
         rows=Rows("people.Person", "published", _PUBLISHED + _OWNER),
         detail_url="people:detail",
+        item=_("Person"),
     ),
     Section(
         "publications",
@@ -97,6 +101,7 @@ SECTIONS = (
         home=HomeBlock("publications", _("Publications"), Place(30, shown=True, count=6)),
         rows=Rows("publications.Publication", "published", _PUBLISHED + _OWNER),
         detail_url="publications:detail",
+        item=_("Publication"),
     ),
     Section(
         "talks",
@@ -107,6 +112,7 @@ SECTIONS = (
         menu=Place(30, shown=True),
         rows=Rows("talks.Talk", "published", _PUBLISHED + _OWNER),
         detail_url="talks:detail",
+        item=_("Talk"),
     ),
     Section(
         "awards",
@@ -115,6 +121,7 @@ SECTIONS = (
         pages=("talks", "awards"),
         menu=Place(40, shown=True),
         rows=Rows("talks.Award", "published", _PUBLISHED + _OWNER),
+        item=_("Award"),
     ),
     Section(
         "news",
@@ -130,6 +137,7 @@ SECTIONS = (
             "published",
             _PUBLISHED + " and the news is lab-wide or about a published person" + _OWNER,
         ),
+        item=_("News"),
     ),
     Section(
         "posts",
@@ -142,6 +150,7 @@ SECTIONS = (
         home=HomeBlock("posts", _("Posts"), Place(70, count=3)),
         rows=Rows("website.Post", "published", _PUBLISHED + " and dated today or before" + _OWNER),
         detail_url="posts:detail",
+        item=_("Post"),
     ),
     Section(
         "openings",
@@ -156,6 +165,7 @@ SECTIONS = (
         # names the open ones (a closed one keeps its page).
         rows=Rows("website.Opening", "open", _PUBLISHED + ", not closed and not past its deadline"),
         detail_url="openings:detail",
+        item=_("Opening"),
     ),
     Section(
         "research",
@@ -168,6 +178,7 @@ SECTIONS = (
         home=HomeBlock("themes", _("Research themes"), Place(50, count=6)),
         rows=Rows("website.Theme", "published", _PUBLISHED),
         detail_url="themes:detail",
+        item=_("Research theme"),
     ),
     Section(
         "teaching",
@@ -179,6 +190,7 @@ SECTIONS = (
         menu=Place(90),
         rows=Rows("website.Course", "published", _PUBLISHED + _OWNER),
         detail_url="teaching:detail",
+        item=_("Course"),
     ),
     Section(
         "tags",
@@ -188,6 +200,7 @@ SECTIONS = (
         prefix="tags/",
         urls="labsite.pages.tag_urls",
         detail_url="tags:detail",
+        item=_("Tag"),
     ),
     # The lab's own pages (/join-us/): in no menu as a section (each page is placed on its
     # own), their URLs last of all the site's (labsite/urls.py).
@@ -197,6 +210,7 @@ SECTIONS = (
         rows=Rows("website.Page", "published", _PUBLISHED),
         detail_url="website:page",
         detail_kwarg="address",
+        item=_("Page"),
     ),
 )
 

@@ -9,9 +9,10 @@ PostgreSQL's parsers do not split Chinese either. The terms here are the same on
 databases (stems, folded accents, CJK characters and pairs), so a query finds the same
 results on the embedded default and in production, and the index needs no extension.
 
-A document says, per language, the title and text a result shows and its address; which
-rows are documents, and what of them is searched, is declared below (DOCUMENTS), one
-builder per kind of public page."""
+A document says, per language, the title and text a result shows and its address. Every
+section of the registry (lab/sections.py) with rows is searched: its public rows, each read
+as a title, a summary and a body, unless SEARCHED below says more of it (its builder, and its
+rows when they are not the section's public ones)."""
 
 import datetime
 import logging
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
+from django.apps import apps
 from django.conf import settings
 from django.db import (
     DEFAULT_DB_ALIAS,
@@ -44,19 +46,19 @@ from django.db.models import (
     Window,
 )
 from django.urls import get_script_prefix, reverse, set_script_prefix
-from django.utils import translation
-from django.utils.translation import gettext_lazy as _
+from django.utils import timezone, translation
 from django_tasks import task
 from translated_fields import to_attribute
 
 from core import after_commit, search_text
 from core.changes import writes
+from lab import sections
 from labsite.models import SearchDocument, SearchTerm
 from people.models import NewsItem, Person
 from publications.models import Authorship, Publication, Venue
 from tags.models import Tag
 from talks.models import Award, Recipient, Speaker, Talk
-from website.models import Course, CourseTeacher, Opening, Page, Post, PostAuthor, Theme
+from website.models import Course, CourseTeacher, Opening, Post, PostAuthor
 
 logger = logging.getLogger(__name__)
 
@@ -77,7 +79,6 @@ UPDATED = ["kind", "titles", "texts", "urls", "date", "shown_from", "boost"]
 
 @dataclass
 class Document:
-    kind: str
     row: models.Model
     titles: dict[str, str]
     fields: list[tuple[str, int]]  # (text, weight) searched
@@ -86,6 +87,7 @@ class Document:
     date: datetime.date | None = None
     shown_from: datetime.date | None = None
     boost: float = 1.0
+    kind: str = ""  # its section's key in the registry (lab/sections.py)
 
 
 def _in_languages(row, name):
@@ -111,7 +113,6 @@ def _day(partial):
 def _person(row):
     names = [row.name, row.native_name, *row.name_variants.splitlines()]
     return Document(
-        "person",
         row,
         {
             code: row.name + (f" ({row.native_name})" if row.native_name else "")
@@ -147,7 +148,6 @@ def _publication(row):
         dict.fromkeys(filter(None, [row.venue.name if row.venue else "", row.container_title]))
     )
     return Document(
-        "publication",
         row,
         dict.fromkeys(LANGUAGES, row.display_title),
         [
@@ -168,7 +168,6 @@ def _people_of(rows):
 
 def _post(row):
     return Document(
-        "post",
         row,
         _in_languages(row, "title"),
         [
@@ -184,12 +183,11 @@ def _post(row):
     )
 
 
-def _written(kind, body="body", detail="summary", dated=None):
+def _written(body="body", detail="summary", dated=None):
     """A builder for the lab's written things: a title, a summary, a Markdown body."""
 
     def build(row):
         return Document(
-            kind,
             row,
             _in_languages(row, "title"),
             [
@@ -209,7 +207,6 @@ def _talk(row):
     speakers = _people_of(row.speakers.all())
     where = " ".join(filter(None, [row.event, row.host, row.city, row.country]))
     return Document(
-        "talk",
         row,
         _in_languages(row, "title"),
         [
@@ -227,7 +224,6 @@ def _talk(row):
 def _award(row):
     recipients = _people_of(row.recipients.all())
     return Document(
-        "award",
         row,
         _in_languages(row, "name"),
         [
@@ -244,7 +240,6 @@ def _award(row):
 def _news(row):
     texts = {c: _plain(t) for c, t in _in_languages(row, "text").items()}
     return Document(
-        "news",
         row,
         {c: search_text.excerpt(t, set(), 90) for c, t in texts.items()},
         [(_all(texts), BODY), (row.person.name if row.person_id else "", NAME)],
@@ -257,7 +252,6 @@ def _news(row):
 def _course(row):
     teachers = _people_of(row.teachers.all())
     return Document(
-        "course",
         row,
         _in_languages(row, "title"),
         [
@@ -277,7 +271,6 @@ def _course(row):
 def _tag(row):
     names = _in_languages(row, "name")
     return Document(
-        "tag",
         row,
         names,
         [(_all(names), TITLE)],
@@ -298,57 +291,76 @@ def _with_people(relation, part):
     return Prefetch(relation, part.objects.select_related("person"))
 
 
-# The kinds of public page search finds, in the order results of equal rank are listed:
-# the model, its published rows (the same queryset its pages list), its builder.
-DOCUMENTS = {
-    Person: (lambda: Person.objects.published(), _person),
-    Publication: (
+@dataclass(frozen=True)
+class Searched:
+    """How a section's rows read as documents: the builder, and the rows, when they are
+    not the section's public ones as the registry says (lab/sections.py), or when the
+    builder reads more than the row (its people, its venue)."""
+
+    build: Callable[[models.Model], Document]
+    rows: Callable[[], models.QuerySet] | None = None
+
+
+# The sections whose pages read as more than a title and a Markdown body; every other
+# section of the registry with rows is searched as one (_written: title, summary, body).
+SEARCHED = {
+    "people": Searched(_person),
+    "publications": Searched(
+        _publication,
         lambda: (
             Publication.objects.published()
             .select_related("venue")
             .prefetch_related(_with_people("authorships", Authorship))
         ),
-        _publication,
     ),
-    Post: (
+    "talks": Searched(
+        _talk,
+        lambda: Talk.objects.published().prefetch_related(_with_people("speakers", Speaker)),
+    ),
+    "awards": Searched(
+        _award,
+        lambda: Award.objects.published().prefetch_related(_with_people("recipients", Recipient)),
+    ),
+    "news": Searched(_news, lambda: NewsItem.objects.published().select_related("person")),
+    # every published post: a dated one is found from its day on (shown_from)
+    "posts": Searched(
+        _post,
         lambda: Post.objects.filter(is_published=True).prefetch_related(
             _with_people("authors", PostAuthor)
         ),
-        _post,
-    ),  # dated ones: shown_from
-    Page: (lambda: Page.objects.published(), _written("page", detail="")),
-    Theme: (lambda: Theme.objects.published(), _written("theme")),
-    Opening: (lambda: Opening.objects.published(), _written("opening", "description", "")),
-    Course: (
+    ),
+    # a closed opening keeps its page, and search finds it (the sitemap names the open ones)
+    "openings": Searched(_written("description", ""), lambda: Opening.objects.published()),
+    "teaching": Searched(
+        _course,
         lambda: Course.objects.published().prefetch_related(
             _with_people("teachers", CourseTeacher)
         ),
-        _course,
     ),
-    Talk: (
-        lambda: Talk.objects.published().prefetch_related(_with_people("speakers", Speaker)),
-        _talk,
-    ),
-    Award: (
-        lambda: Award.objects.published().prefetch_related(_with_people("recipients", Recipient)),
-        _award,
-    ),
-    NewsItem: (lambda: NewsItem.objects.published().select_related("person"), _news),
-    Tag: (_tags_in_use, _tag),  # a tag's page, while something published carries it
+    "tags": Searched(_tag, _tags_in_use),  # a tag's page, while something published carries it
+    "pages": Searched(_written(detail="")),
 }
-KIND_LABELS = {
-    "person": _("Person"),
-    "publication": _("Publication"),
-    "post": _("Post"),
-    "page": _("Page"),
-    "theme": _("Research theme"),
-    "opening": _("Opening"),
-    "course": _("Course"),
-    "talk": _("Talk"),
-    "award": _("Award"),
-    "news": _("News"),
-    "tag": _("Tag"),
-}
+
+
+def _documents():
+    """{model: (its searched rows, its builder, its section's key)} for every section of
+    the registry with rows, in the registry's order (the order a rebuild writes them in)."""
+    documents = {}
+    for section in sections.SECTIONS:
+        searched = SEARCHED.get(section.key) or Searched(_written())
+        rows = searched.rows
+        if rows is None:
+            if section.rows is None:
+                continue
+            model = apps.get_model(section.rows.model)
+            rows = getattr(model.objects, section.rows.public)
+        documents[rows().model] = (rows, searched.build, section.key)
+    return documents
+
+
+DOCUMENTS = _documents()
+# What a result says it is: the registry's name for one row of its section.
+KIND_LABELS = {section.key: section.item or section.label for section in sections.SECTIONS}
 # A row of these changes what its parent's document says: (the parent's model, the field).
 PARTS = {
     Authorship: (Publication, "publication_id"),
@@ -484,7 +496,13 @@ def index_later(changed: dict[str, list[int] | None]) -> int:
 def index(model, pks=None):
     """Rebuilds the documents of `model`'s rows `pks` (all when None): published rows are
     (re)written, the others removed."""
-    rows_of, build = DOCUMENTS[model]
+    rows_of, builder, kind = DOCUMENTS[model]
+
+    def build(row):
+        document = builder(row)
+        document.kind = kind
+        return document
+
     if pks is None:
         with _index_transaction():
             _delete("key LIKE %s", [f"{model._meta.label_lower}:%"])
@@ -815,7 +833,7 @@ def find(text, page=1, today=None):
     query = _with_typos(query)
     if not all(query.groups):
         return Results(query, [], 0, page)
-    today = today or datetime.date.today()
+    today = today or timezone.localdate()
     matches = _matching(query, today)
     groups = [f"g{i}" for i in range(len(query.groups))]
     score = ExpressionWrapper(

@@ -7,11 +7,13 @@ import random
 import re
 
 import pytest
+from django.apps import apps
 from django.core.management import call_command
 from django.core.signals import request_finished, request_started
 from django.test import override_settings
 from django.utils import translation
 
+from lab import sections
 from labsite import archive, search
 from people.models import Person
 from publications import importing
@@ -128,6 +130,28 @@ def test_results_mark_the_matched_words_and_name_their_kind(indexed_demo, client
     zh = client.get("/zh-hans/search/", {"q": "马腾"}).content.decode()
     assert "<mark>马</mark><mark>腾</mark>" in zh
     assert 'href="/zh-hans/people/teng-ma/"' in zh
+
+
+def test_every_section_of_the_registry_is_searched_and_named_by_it(indexed_demo):
+    """Search reads the registry (lab/sections.py): a public row of each section with rows
+    is found by its title, and its result is named as the registry names one of its rows."""
+    searched = []
+    for section in sections.SECTIONS:
+        if section.rows is None:
+            continue
+        model = apps.get_model(section.rows.model)
+        row = getattr(model.objects, section.rows.public)().first()
+        assert row is not None, f"the demo lab has no public {section.key}"
+        _rows, build, _key = search.DOCUMENTS[model]
+        language, title = next((c, t) for c, t in build(row).titles.items() if t)
+        with translation.override(language):
+            found = [
+                (str(r.kind_label), "".join(p for p, _hit in r.title))
+                for r in search.find(title).results[:5]
+            ]
+            assert (str(section.item), title) in found, (section.key, title, found)
+        searched.append(section.key)
+    assert len(searched) >= 10
 
 
 def test_a_papers_venue_is_named_once_when_its_container_says_the_same(
@@ -319,7 +343,7 @@ def test_a_tag_is_found_in_both_languages_while_something_published_carries_it(
         post.tags.add(tag)
     assert "Photonic interconnects" in _titles("photonic interconnects")
     assert "光互连" in _titles("光互连", language="zh-hans")
-    found = next(r for r in search.find("photonic").results if r.kind == "tag")
+    found = next(r for r in search.find("photonic").results if r.kind == "tags")
     assert found.url == "/tags/photonics/" and found.kind_label == "Tag"
 
     with django_capture_on_commit_callbacks(execute=True):
