@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Length, Substr
 from django.db.models.query_utils import DeferredAttribute
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -164,7 +164,7 @@ def has_ended(field_name: str, today: datetime.date | None = None) -> models.Q:
     Compares the stored text with today's ISO date cut to the stored value's own length, so
     "2026-12" counts as not yet ended all through December 2026.
     """
-    iso_today = (today or datetime.date.today()).isoformat()
+    iso_today = (today or timezone.localdate()).isoformat()
     return models.Q(
         **{
             f"{field_name}__isnull": False,

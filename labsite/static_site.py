@@ -39,7 +39,6 @@ import tempfile
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path, PurePosixPath
 from urllib.parse import parse_qsl, quote, unquote, urljoin, urlsplit
 
@@ -49,7 +48,7 @@ from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import get_script_prefix, reverse, set_script_prefix
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.encoding import filepath_to_uri
 from django.utils.functional import empty
 
@@ -239,7 +238,7 @@ def _built_from(base_url: str) -> dict[str, str | int]:
         "content version": content_version(),
         "code": code.hexdigest(),
         "base url": base_url,
-        "day": date.today().isoformat(),
+        "day": timezone.localdate().isoformat(),
     }
 
 

@@ -1,6 +1,5 @@
 """A site read (`Site`) written into the lab, or previewed: see the package's docstring."""
 
-import datetime
 import re
 import shutil
 import tempfile
@@ -17,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.core.files.base import ContentFile
 from django.db import models, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from core import images
@@ -338,7 +338,7 @@ class _Writer:
             is_person = is_person and mapping.person
         left = left or source.alumni
         if source.member_until is not None:
-            left = left or source.member_until.last_day() < datetime.date.today()
+            left = left or source.member_until.last_day() < timezone.localdate()
         if not role:
             role = MemberRole.PI if source.is_owner and not left else MemberRole.STAFF
             if source.groups or len(self.site.people) > 1:

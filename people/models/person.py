@@ -1,6 +1,5 @@
 """Lab members: who they are, their membership, and the forms their name is printed in."""
 
-import datetime
 import re
 import unicodedata
 
@@ -10,6 +9,7 @@ from django.core.validators import MaxLengthValidator
 from django.db import connections, models
 from django.db.models.expressions import RawSQL
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -341,7 +341,7 @@ class Person(models.Model):
     @property
     def is_alumnus(self):
         return self.has_left or (
-            self.member_until is not None and self.member_until.last_day() < datetime.date.today()
+            self.member_until is not None and self.member_until.last_day() < timezone.localdate()
         )
 
     @property

@@ -8,6 +8,7 @@ import urllib.parse
 from collections.abc import Iterable
 
 from django.conf import settings
+from django.utils import timezone
 
 from publications.importing.http import JsonClient, contact_email
 from publications.importing.planning import merge
@@ -93,7 +94,7 @@ def refresh_counts(
     """Read the publications' counts from OpenAlex and store them by the import merge rule
     (a count an admin typed is kept), each reading also kept as a point of the paper's
     citation history (one a day per source). Returns (updated, kept, missing) lists."""
-    today = today or datetime.date.today()
+    today = today or timezone.localdate()
     publications = [p for p in publications if p.doi]
     history: dict[str, dict[int, int]] = {}
     counts = openalex_counts([p.doi for p in publications], client, history)

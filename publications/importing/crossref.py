@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from core.identifiers import normalize_doi
 from core.names import is_suffix
@@ -94,7 +95,7 @@ def crossref_record(work: object, fallback_label: str) -> Record:
     count = work.whole_number("is-referenced-by-count")
     if count is not None:
         record.citation_count = count
-        record.citations_read_on = _full_date(work.obj("indexed")) or datetime.date.today()
+        record.citations_read_on = _full_date(work.obj("indexed")) or timezone.localdate()
         record.citations_source = "Crossref"
     for number, author in enumerate(work.items("author"), start=1):
         if not isinstance(author, dict):

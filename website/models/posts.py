@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -22,7 +23,7 @@ class PostQuerySet(models.QuerySet):
     def published(self):
         """Published posts dated today or before; on a personal site (PERSONAL_SITE), only
         those its owner wrote."""
-        shown = self.filter(is_published=True, date__lte=datetime.date.today())
+        shown = self.filter(is_published=True, date__lte=timezone.localdate())
         if settings.PERSONAL_SITE:
             owned = PostAuthor.objects.confirmed().filter(person__slug=settings.PERSONAL_SITE)
             shown = shown.filter(pk__in=owned.values("post"))
