@@ -4,10 +4,11 @@ openings, research themes and teaching: one module a subject, every model import
 
 from website.models.home import HomeSection
 from website.models.openings import Opening, OpeningQuerySet
-from website.models.pages import RESERVED, MenuItem, Page, PageQuerySet
+from website.models.pages import RESERVED, MenuItem, Page
 from website.models.posts import Post, PostAuthor, PostQuerySet
 from website.models.teaching import Course, CourseQuerySet, CourseTeacher
-from website.models.themes import Theme, ThemeQuerySet
+from website.models.themes import Theme
+from website.models.written import Written, WrittenQuerySet
 
 __all__ = [
     "RESERVED",
@@ -19,10 +20,10 @@ __all__ = [
     "Opening",
     "OpeningQuerySet",
     "Page",
-    "PageQuerySet",
     "Post",
     "PostAuthor",
     "PostQuerySet",
     "Theme",
-    "ThemeQuerySet",
+    "Written",
+    "WrittenQuerySet",
 ]

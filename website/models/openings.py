@@ -8,17 +8,14 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
-from core.languages import first_written, require_one, translated
+from core.languages import require_one, translated
 from core.markup import BODY_LIMIT, DESCRIPTION_LIMIT, text_limit
-from core.slugs import unique_slug
+from website.models.written import Written, WrittenQuerySet
 
 
-class OpeningQuerySet(models.QuerySet):
-    def published(self):
-        """Published openings, open or past their deadline (each keeps its page)."""
-        return self.filter(is_published=True)
+class OpeningQuerySet(WrittenQuerySet):
+    # published(): open or past their deadline (each keeps its page)
 
     def open(self, today=None):
         """Published openings whose deadline, if any, is today or later and that were not
@@ -31,7 +28,7 @@ class OpeningQuerySet(models.QuerySet):
         )
 
 
-class Opening(models.Model):
+class Opening(Written):
     class EmploymentType(models.TextChoices):
         """schema.org's employmentType values, as Google's job listings read them."""
 
@@ -53,7 +50,6 @@ class Opening(models.Model):
         VISITOR = "visitor", _("Visitor")
         OTHER = "other", _("Other")
 
-    title = translated(models.CharField(max_length=200))
     slug = models.SlugField(
         max_length=100,
         blank=True,
@@ -131,14 +127,8 @@ class Opening(models.Model):
         default=False,
         help_text="Tick when the work may be done from anywhere in the country.",
     )
-    is_published = models.BooleanField(
-        "published",
-        default=False,
-        help_text="A draft is seen by no visitor.",
-    )
 
     objects = OpeningQuerySet.as_manager()
-    history = HistoricalRecords()
 
     class Meta:
         ordering = ["deadline", "-posted", "pk"]
@@ -156,12 +146,7 @@ class Opening(models.Model):
             ),
         ]
 
-    def __str__(self):
-        return self.title
-
     def save(self, *args, **kwargs):
-        if not self.slug:
-            self.slug = unique_slug(self, first_written(self, "title"), words=6)
         if self.kind == self.Kind.INTERN and self.employment_type == self.EmploymentType.FULL_TIME:
             self.employment_type = self.EmploymentType.INTERN  # the default, made to fit
         super().save(*args, **kwargs)
@@ -186,9 +171,8 @@ class Opening(models.Model):
             errors["deadline"] = [_("The deadline comes before the day it was posted.")]
         if self.closed_on and self.posted and self.closed_on < self.posted:
             errors["closed_on"] = [_("It closes before the day it was posted.")]
-        if not self.slug:
-            self.slug = unique_slug(self, first_written(self, "title"), words=6)
-        if Opening.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
+        self.fill_slug()
+        if self.slug_taken():
             errors["slug"] = [_("Another opening has this address.")]
         if errors:
             raise ValidationError(errors)

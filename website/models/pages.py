@@ -18,23 +18,17 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from core.languages import first_written, require_one, translated
+from core.languages import require_one, translated
 from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
-from core.slugs import unique_slug
 from lab import sections
+from website.models.written import Written
 
 # First parts of an address that belong to files, not pages, whatever the URLs say.
 RESERVED = frozenset({"static", "media"})
 MAX_DEPTH = 3  # Research › Projects › One project: deeper than a visitor follows
 
 
-class PageQuerySet(models.QuerySet):
-    def published(self):
-        return self.filter(is_published=True)
-
-
-class Page(models.Model):
-    title = translated(models.CharField(max_length=200))
+class Page(Written):
     slug = models.SlugField(
         max_length=80,
         blank=True,
@@ -68,9 +62,6 @@ class Page(models.Model):
         help_text="A draft is seen by no visitor, in no menu and no sitemap.",
     )
 
-    objects = PageQuerySet.as_manager()
-    history = HistoricalRecords()
-
     class Meta:
         ordering = ["address"]
         constraints = [
@@ -79,12 +70,8 @@ class Page(models.Model):
             models.CheckConstraint(condition=~Q(slug=""), name="page_has_a_slug"),
         ]
 
-    def __str__(self):
-        return self.title
-
     def save(self, *args, **kwargs):
-        if not self.slug:
-            self.slug = unique_slug(self, first_written(self, "title"), words=6)
+        self.fill_slug()
         old = self.address
         self.address = self._address()
         super().save(*args, **kwargs)
@@ -116,8 +103,7 @@ class Page(models.Model):
 
     def clean(self):
         require_one(self, "title", _("Give the page's title, in English or Chinese."))
-        if not self.slug:
-            self.slug = unique_slug(self, first_written(self, "title"), words=6)
+        self.fill_slug()
         ancestors = self.ancestors()
         if self.pk and any(a.pk == self.pk for a in ancestors):
             raise ValidationError({"parent": _("A page cannot sit under itself.")})

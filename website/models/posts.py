@@ -1,8 +1,6 @@
 """The lab's blog: posts written by its people, each on its own page, in the posts list and
 feed, and on every author's profile."""
 
-import datetime
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -11,15 +9,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from core.languages import first_written, require_one, translated
+from core.languages import require_one, translated
 from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
-from core.slugs import unique_slug
 from media.fields import FeaturedImageField
 from people.models import Person
 from tags.models import TagsField
+from website.models.written import Written, WrittenQuerySet
 
 
-class PostQuerySet(models.QuerySet):
+class PostQuerySet(WrittenQuerySet):
     def published(self):
         """Published posts dated today or before; on a personal site (PERSONAL_SITE), only
         those its owner wrote."""
@@ -44,8 +42,7 @@ class PostQuerySet(models.QuerySet):
         )
 
 
-class Post(models.Model):
-    title = translated(models.CharField(max_length=200))
+class Post(Written):
     slug = models.SlugField(
         max_length=100,
         blank=True,
@@ -53,7 +50,7 @@ class Post(models.Model):
         "/posts/a-new-paper-2026/. Leave empty to make one from the title and year.",
     )
     date = models.DateField(
-        default=datetime.date.today,
+        default=timezone.localdate,
         help_text="The post's date, shown with it; a post dated in the future shows from "
         "that day on.",
     )
@@ -81,7 +78,7 @@ class Post(models.Model):
     )
 
     objects = PostQuerySet.as_manager()
-    history = HistoricalRecords()
+    slug_words = 8
 
     class Meta:
         ordering = ["-date", "-pk"]
@@ -95,22 +92,13 @@ class Post(models.Model):
             models.Index(fields=["is_published", "-date"], name="post_published_date"),
         ]
 
-    def __str__(self):
-        return self.title
-
-    def save(self, *args, **kwargs):
-        if not self.slug:
-            self.slug = unique_slug(self, first_written(self, "title"), words=8)
-        super().save(*args, **kwargs)
-
     def get_absolute_url(self):
         return reverse("posts:detail", kwargs={"slug": self.slug})
 
     def clean(self):
         require_one(self, "title", _("Give the post's title, in English or Chinese."))
-        if not self.slug:
-            self.slug = unique_slug(self, first_written(self, "title"), words=8)
-        if Post.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
+        self.fill_slug()
+        if self.slug_taken():
             raise ValidationError({"slug": _("Another post has this address.")})
 
 

@@ -22,6 +22,7 @@ from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_we
 from media.fields import FeaturedImageField
 from people.models import Person
 from tags.models import TagsField
+from website.models.written import Written, WrittenQuerySet
 
 _YEAR_AT_END = re.compile(r"-(?:19|20)\d{2}$")
 
@@ -35,7 +36,7 @@ def with_year(slug, start):
     return f"{_YEAR_AT_END.sub('', slug)[:95]}-{start.year}"
 
 
-class CourseQuerySet(models.QuerySet):
+class CourseQuerySet(WrittenQuerySet):
     def published(self):
         """Published courses; on a personal site (PERSONAL_SITE), only those its owner
         teaches."""
@@ -59,8 +60,7 @@ class CourseQuerySet(models.QuerySet):
         )
 
 
-class Course(models.Model):
-    title = translated(models.CharField(max_length=200))
+class Course(Written):
     slug = models.SlugField(
         max_length=100,
         blank=True,
@@ -130,7 +130,6 @@ class Course(models.Model):
     )
 
     objects = CourseQuerySet.as_manager()
-    history = HistoricalRecords()
 
     class Meta:
         ordering = [models.F("start").desc(nulls_last=True), "pk"]
@@ -143,25 +142,25 @@ class Course(models.Model):
     def __str__(self):
         return f"{self.code} {self.title}" if self.code else self.title
 
-    def save(self, *args, **kwargs):
-        self.slug = self._new_slug() if not self.slug else with_year(self.slug, self.start)
-        super().save(*args, **kwargs)
-
     def get_absolute_url(self):
         return reverse("teaching:detail", kwargs={"slug": self.slug})
 
     def clean(self):
         require_one(self, "title", _("Give the course's title, in English or Chinese."))
-        self.slug = self._new_slug() if not self.slug else with_year(self.slug, self.start)
-        if Course.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
+        self.fill_slug()
+        if self.slug_taken():
             raise ValidationError({"slug": _("Another course has this address.")})
 
-    def _new_slug(self):
-        """The title and the term ("operating-systems-fall-2024"), else the year."""
+    def fill_slug(self):
+        """An empty slug made from the title and the term ("operating-systems-fall-2024"),
+        else the year; a slug given carries the year the course began."""
+        if self.slug:
+            self.slug = with_year(self.slug, self.start)
+            return
         title = first_written(self, "title")
         year = str(self.start.year) if self.start else ""
         when = self.term_en if year in self.term_en.split() else f"{self.term_en} {year}"
-        return with_year(unique_slug(self, f"{title} {when}", words=10), self.start)
+        self.slug = with_year(unique_slug(self, f"{title} {when}", words=10), self.start)
 
     @classmethod
     def former_address(cls, slug):

@@ -6,27 +6,20 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
-from core.languages import first_written, require_one, translated
+from core.languages import require_one, translated
 from core.markup import BODY_LIMIT, MARKDOWN_HELP, text_limit
 from core.partial_dates import PartialDateField
-from core.slugs import unique_slug
 from core.weblinks import WebURLField
 from media.fields import FeaturedImageField
 from people.models import Person
 from publications.models import Publication
 from tags.models import TagsField
 from talks.models import Talk
+from website.models.written import Written
 
 
-class ThemeQuerySet(models.QuerySet):
-    def published(self):
-        return self.filter(is_published=True)
-
-
-class Theme(models.Model):
-    title = translated(models.CharField(max_length=200))
+class Theme(Written):
     slug = models.SlugField(
         max_length=100,
         blank=True,
@@ -65,12 +58,8 @@ class Theme(models.Model):
     )
     featured_image = FeaturedImageField(related_name="featured_themes")
     tags = TagsField(related_name="themes")
-    is_published = models.BooleanField(
-        "published", default=False, help_text="A draft is seen by no visitor."
-    )
 
-    objects = ThemeQuerySet.as_manager()
-    history = HistoricalRecords()
+    slug_words = 5
 
     class Meta:
         ordering = ["position", "pk"]
@@ -81,14 +70,6 @@ class Theme(models.Model):
             models.CheckConstraint(condition=~Q(slug=""), name="theme_has_a_slug"),
         ]
 
-    def __str__(self):
-        return self.title
-
-    def save(self, *args, **kwargs):
-        if not self.slug:
-            self.slug = unique_slug(self, first_written(self, "title"), words=5)
-        super().save(*args, **kwargs)
-
     def get_absolute_url(self):
         return reverse("themes:detail", kwargs={"slug": self.slug})
 
@@ -96,9 +77,8 @@ class Theme(models.Model):
         require_one(self, "title", _("Give the theme's title, in English or Chinese."))
         if self.start and self.end and self.end.first_day() < self.start.first_day():
             raise ValidationError({"end": _("The end comes before the start.")})
-        if not self.slug:
-            self.slug = unique_slug(self, first_written(self, "title"), words=5)
-        if Theme.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
+        self.fill_slug()
+        if self.slug_taken():
             raise ValidationError({"slug": _("Another research theme has this address.")})
 
     @property
