@@ -235,6 +235,9 @@ def plan_into(
 
 
 def _plan_one(existing: Publication | None, record: Record, venues: VenueIndex, mode: str) -> Plan:
+    """The plan for one record in `mode`: merged by FIELD_RULES (taking the source's values
+    in TAKE_SOURCE and OF_RECORD) and checked whole, then narrowed by the mode's own step
+    (`_gaps`, `_of_record`) before the Plan is built."""
     base, edited = existing, []
     if mode == OF_RECORD and existing is not None:
         edited = merge(copy.copy(existing), record)[1]  # what IMPORT would keep as an admin's
