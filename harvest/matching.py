@@ -416,38 +416,15 @@ def _fill_papers(
     plans = []
     for paper, works in items:
         record = merged_record(works)
-        item = planning.plan_into(paper, record, people, venues)
+        item = planning.plan_into(paper, record, people, venues, mode=planning.GAPS)
         if item.action == planning.ERROR:
             outcome.problems.append(f"{paper.display_title}: {'; '.join(item.problems)}")
             continue
-        gaps = only_gaps(item, paper)
-        if gaps:
-            outcome.filled.append((paper, gaps))
+        if item.changes:
+            outcome.filled.append((paper, item.changes))
             plans.append(item)
     if plans and not dry_run:
         apply(plans)
-
-
-def only_gaps(item: planning.Plan, paper: Publication) -> list[str]:
-    """Keep of the plan's changes only those filling an empty field of `paper` (a harvested
-    work never overwrites what the lab holds); returns the fields it still changes."""
-    written = item.written() if item.candidate is not None else None
-    if written is None:
-        return []
-    kept = []
-    for name in item.changes:
-        if name == "authors":
-            if not paper.authorships.all():
-                kept.append(name)
-            continue
-        stored = getattr(paper, name, None) if name != "venue" else paper.venue_id
-        if stored in (None, "", {}, [], False):
-            kept.append(name)
-        elif name != "venue":
-            setattr(written, name, stored)
-    item.changes = kept
-    item.action = planning.UPDATE if kept else planning.UNCHANGED
-    return kept
 
 
 def _described(record: Record) -> dict[str, object]:

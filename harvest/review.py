@@ -4,13 +4,11 @@ Accepting and merging go through the import's plan and apply, so the preview sho
 what is written. The harvest itself accepts, by the same path, the works the lab lets it
 (`auto_accept`), and a member undoes that (`undo_auto_accept`)."""
 
-import copy
-
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from harvest.matching import is_preprint, only_gaps
+from harvest.matching import is_preprint
 from harvest.models import Candidate, Source
 from people.models import Person
 from publications.importing import apply, planning
@@ -77,71 +75,14 @@ def accept_plan(candidate: Candidate, editable=None) -> planning.Plan:
     return merge_plan(candidate, paper)
 
 
-# What tells one version of a work from another: the published version's values replace
-# the preprint's, even where an admin typed them; what the versions share (title, authors,
-# abstract, links) follows the import's rules.
-VERSION_FIELDS = {
-    "kind",
-    "status",
-    "date",
-    "volume",
-    "issue",
-    "pages",
-    "publisher",
-    "container_title",
-    "series",
-    "address",
-    "issn",
-}
-
-
 def merge_plan(candidate: Candidate, publication: Publication) -> planning.Plan:
-    """What merging into `publication` would write: only what the paper lacks; but when the
-    work is the published version of a paper the lab holds as a preprint, it becomes the
-    version of record (`_of_record_plan`). No writes."""
+    """What merging into `publication` would write: only what the paper lacks (the merge
+    rules' GAPS mode); but when the work is the published version of a paper the lab holds
+    as a preprint, it becomes the version of record (OF_RECORD). No writes."""
     record = Record.from_json(candidate.record)
-    if publication.status == Publication.Status.PREPRINT and not is_preprint(record):
-        return _of_record_plan(record, publication)
-    item = planning.plan_into(publication, record)
-    if item.action != planning.ERROR:
-        only_gaps(item, publication)
-    return item
-
-
-def _of_record_plan(record: Record, preprint: Publication) -> planning.Plan:
-    """The published version joining the lab's preprint: the paper takes its kind, status,
-    date, venue, pages and DOI (a preprint server's DOI is kept as "preprint_doi"), keeps
-    its arXiv id, and follows the import's rules for the rest (an admin's title stays)."""
-    _, edited = planning.merge(copy.copy(preprint), Record.from_json(record.to_json()))
-    base = copy.copy(preprint)
-    if base.venue_id is not None and base.venue.kind == Venue.Kind.PREPRINT:
-        base.venue = None  # the journal or proceedings takes the preprint server's place
-    base.doi = ""
-    item = planning.plan_into(base, record, take_source=True)
-    if item.action == planning.ERROR:
-        return item
-    written = item.written()
-    for name in set(edited) - VERSION_FIELDS - {"doi"}:
-        for member in planning.GROUPS.get(name, (name,)):
-            setattr(written, member, getattr(preprint, member))
-            if member in item.changes:
-                item.changes.remove(member)
-    if "venue" not in item.changes:
-        written.venue = preprint.venue
-    if "doi" not in item.changes:
-        written.doi = preprint.doi
-    elif preprint.doi == written.doi:
-        item.changes.remove("doi")
-    elif preprint.doi:
-        written.source_fields = {**(written.source_fields or {}), "preprint_doi": preprint.doi}
-        if "source_fields" not in item.changes:
-            item.changes.append("source_fields")
-    named = sum(not a.is_unlisted for a in preprint.authorships.all())
-    if "authors" in item.changes and sum(not a.is_unlisted for a in record.authors) < named:
-        item.changes.remove("authors")  # a source naming fewer authors lacks some
-    item.publication, item.of_record = preprint, True  # type: ignore[attr-defined]
-    item.action = planning.UPDATE if item.changes else planning.UNCHANGED
-    return item
+    of_record = publication.status == Publication.Status.PREPRINT and not is_preprint(record)
+    mode = planning.OF_RECORD if of_record else planning.GAPS
+    return planning.plan_into(publication, record, mode=mode)
 
 
 def _done(candidate: Candidate, status: str, user, publication=None, reason: str = "") -> None:

@@ -12,8 +12,10 @@ written, one module each:
 2. *plan* (`planning`, with `matching`): each record is matched against the lab (authors to
    people, ORCID first, then name variants, never a guess between two; the work to an
    existing publication by DOI, arXiv id, else title and year; the venue by ISSN, DBLP key,
-   then names and aliases) and merged, by `FIELD_RULES`, into the publication it would
-   leave, which the model's own rules then check. No writes.
+   then names and aliases) and merged, by `FIELD_RULES` in the mode the caller asks for
+   (`MODES`: an import, one taking the source's values, a harvest filling gaps, a published
+   version joining its preprint), into the publication it would leave, which the model's
+   own rules then check. No writes.
 3. *apply* (`applying`, with `core.bulk`): the planned publications are saved as planned, in one
    transaction.
 

@@ -1,8 +1,11 @@
 """Planning an import: what applying each record would do, decided by one merge rule.
 
-`FIELD_RULES` declares which publication fields a source owns and how each merges; `merge`
-applies it to a copy of the stored publication while planning and `apply` saves that very
-copy, so the changes a preview lists are exactly what is written.
+`FIELD_RULES` declares which publication fields a source owns and how each merges, and
+`MODES` the ways a caller may ask for it (an import, one taking the source's values, a
+harvest filling gaps, a published version joining its preprint); `merge` applies them to a
+copy of the stored publication while planning and `apply` saves that very copy, so the
+changes a preview lists are exactly what is written. Callers choose a mode; none edits a
+plan afterwards.
 """
 
 import copy
@@ -79,6 +82,36 @@ GROUPS = {
     "citation_count": ("citation_count", "citations_read_on", "citations_source"),
     "other_url": ("other_url", "other_label"),
 }
+
+# The ways a record merges into a stored publication, each by FIELD_RULES:
+# - IMPORT: the rules as they stand (an admin's edit is kept and the preview says so);
+# - TAKE_SOURCE: the same, but the source's values replace an admin's edits, and a source
+#   naming fewer authors replaces the stored list;
+# - GAPS: of what IMPORT would change, only what fills an empty field of the paper (its
+#   author list when it has none): a harvested work never overwrites what the lab holds;
+# - OF_RECORD: the published version of a paper the lab holds as a preprint makes it the
+#   version of record: it takes the VERSION_FIELDS and the venue and DOI even where an admin
+#   typed them (the preprint server's DOI is kept as "preprint_doi"), keeps its arXiv id and,
+#   for what the versions share (title, abstract, links, authors), follows IMPORT.
+IMPORT, TAKE_SOURCE, GAPS, OF_RECORD = "import", "take source", "gaps", "of record"
+MODES = (IMPORT, TAKE_SOURCE, GAPS, OF_RECORD)
+# What tells one version of a work from another: in OF_RECORD the published version's
+# values replace the preprint's, even where an admin typed them.
+VERSION_FIELDS = frozenset(
+    {
+        "kind",
+        "status",
+        "date",
+        "volume",
+        "issue",
+        "pages",
+        "publisher",
+        "container_title",
+        "series",
+        "address",
+        "issn",
+    }
+)
 _FIELD_NAMES = [f.name for f in Publication._meta.concrete_fields]
 # An author row's values from a source; the others (the paper, the person, the position and
 # the roles) are set by the import itself or by an admin.
@@ -96,14 +129,19 @@ _AUTHOR_SET_BY_ADMIN = [
 ]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
+    """What applying one record does, as planning decided it in its mode: built once, never
+    edited, and holding nothing but its declared fields (a caller that wants another
+    outcome asks for another mode)."""
+
     record: Record
     action: str
     publication: Publication | None = None  # the existing work it updates, if any
     changes: list = field(default_factory=list)  # fields that applying changes
     candidate: Publication | None = None  # the work as applying leaves it (unsaved)
     kept: list = field(default_factory=list)  # fields where an admin's value is kept
+    mode: str = IMPORT  # the merge mode it was planned in (MODES)
 
     def written(self) -> Publication:
         """The publication applying this plan writes: NEW and UPDATE plans have one."""
@@ -142,7 +180,8 @@ def plan(
     a plan without problems is one `apply` writes as announced. `editable`, when given, is a
     queryset of the publications the importing user may change (a member: the papers they
     author); a record matching any other publication is a problem, never an update.
-    `take_source` (True, or a set of record positions) overwrites values an admin edited.
+    `take_source` (True, or a set of record positions) plans those records in TAKE_SOURCE
+    mode, overwriting values an admin edited; the others are planned in IMPORT mode.
 
     A handful of queries however many records: people, venues, and the works the records
     could be (by indexed DOI, arXiv id and title key, with their authors)."""
@@ -155,13 +194,15 @@ def plan(
     for number, record in enumerate(records, start=1):
         if progress:
             progress(number, len(records))
+        take = take_source is True or (isinstance(take_source, set) and number - 1 in take_source)
+        mode = TAKE_SOURCE if take else IMPORT
         if record.problems:
-            plans.append(Plan(record, ERROR))
+            plans.append(Plan(record, ERROR, mode=mode))
             continue
         key = record_keys(record)[0]
         if key in seen:
             record.problems.append(f"the same work as {seen[key]} earlier in this import")
-            plans.append(Plan(record, ERROR))
+            plans.append(Plan(record, ERROR, mode=mode))
             continue
         seen[key] = record.label
         people.match(record)
@@ -171,11 +212,9 @@ def plan(
                 f"it is “{existing.display_title}”, a paper you are not an author of; "
                 "ask a lab admin to update it"
             )
-            plans.append(Plan(record, ERROR, existing))
+            plans.append(Plan(record, ERROR, existing, mode=mode))
             continue
-        take = take_source is True or (isinstance(take_source, set) and number - 1 in take_source)
-        item = _plan_one(existing, record, venues, take)
-        plans.append(item)
+        plans.append(_plan_one(existing, record, venues, mode))
     return plans
 
 
@@ -184,17 +223,45 @@ def plan_into(
     record: Record,
     people: PeopleIndex | None = None,
     venues: VenueIndex | None = None,
-    take_source: bool = False,
+    mode: str = IMPORT,
 ) -> Plan:
     """What merging `record` into the chosen `publication` would do (a harvested work that
-    is this paper, or one an admin merges into it), by the same rules as `plan`. No writes."""
+    is this paper, or one an admin merges into it), by the same rules as `plan`, in `mode`
+    (one of MODES). No writes."""
+    if mode not in MODES:
+        raise ValueError(f"unknown merge mode {mode!r}; one of {', '.join(MODES)}")
     (people or PeopleIndex()).match(record)
-    return _plan_one(publication, record, venues or VenueIndex(), take_source)
+    return _plan_one(publication, record, venues or VenueIndex(), mode)
 
 
-def _plan_one(
+def _plan_one(existing: Publication | None, record: Record, venues: VenueIndex, mode: str) -> Plan:
+    """The plan for one record in `mode`: merged by FIELD_RULES (taking the source's values
+    in TAKE_SOURCE and OF_RECORD) and checked whole, then narrowed by the mode's own step
+    (`_gaps`, `_of_record`) before the Plan is built."""
+    base, edited = existing, []
+    if mode == OF_RECORD and existing is not None:
+        edited = merge(copy.copy(existing), record)[1]  # what IMPORT would keep as an admin's
+        base = _without_version(existing)
+    take_source = mode in (TAKE_SOURCE, OF_RECORD)
+    publication, changes, kept = _merged(base, record, venues, take_source)
+    if record.problems:
+        return Plan(record, ERROR, existing, mode=mode)
+    if existing is None:
+        return Plan(record, NEW, None, changes, publication, kept, mode)
+    if mode == GAPS:
+        changes = _gaps(existing, publication, changes)
+    elif mode == OF_RECORD:
+        changes = _of_record(existing, record, publication, changes, edited)
+    action = UPDATE if changes else UNCHANGED
+    return Plan(record, action, existing, changes, publication, kept, mode)
+
+
+def _merged(
     existing: Publication | None, record: Record, venues: VenueIndex, take_source: bool
-) -> Plan:
+) -> tuple[Publication, list[str], list[str]]:
+    """The publication as the record merged into `existing` (a copy, or a new unsaved one)
+    leaves it, with the fields it changes and those where an admin's value is kept. Adds
+    what the model's rules say is wrong to the record's problems."""
     if existing is not None:
         publication = copy.copy(existing)
     else:  # a new work whose source does not say its kind is "other", not the form's default
@@ -224,11 +291,72 @@ def _plan_one(
             kept.append("authors")
         else:
             changes.append("authors")
-    if record.problems:
-        return Plan(record, ERROR, existing)
-    if existing is None:
-        return Plan(record, NEW, None, changes, publication, kept)
-    return Plan(record, UPDATE if changes else UNCHANGED, existing, changes, publication, kept)
+    return publication, changes, kept
+
+
+def _gaps(paper: Publication, written: Publication, changes: list[str]) -> list[str]:
+    """GAPS: of the `changes` merging made, those filling an empty field of `paper` (its
+    author list when it has none); any other field keeps the paper's value in `written`."""
+    filled = []
+    for name in changes:
+        if name == "authors":
+            if not paper.authorships.all():
+                filled.append(name)
+            continue
+        stored = getattr(paper, name, None) if name != "venue" else paper.venue_id
+        if stored in (None, "", {}, [], False):
+            filled.append(name)
+        elif name != "venue":
+            setattr(written, name, stored)
+    return filled
+
+
+def _without_version(preprint: Publication) -> Publication:
+    """OF_RECORD: a copy of the lab's preprint without what the published version replaces:
+    its DOI, and its venue when that is a preprint server."""
+    base = copy.copy(preprint)
+    venue = base.venue if base.venue_id is not None else None
+    if venue is not None and venue.kind == Venue.Kind.PREPRINT:
+        base.venue = None  # the journal or proceedings takes the preprint server's place
+    base.doi = ""
+    return base
+
+
+def _of_record(
+    preprint: Publication,
+    record: Record,
+    written: Publication,
+    changes: list[str],
+    edited: list[str],
+) -> list[str]:
+    """OF_RECORD: the changes the published version brings to the lab's `preprint`, merged
+    taking the source (`written`, from `_without_version`), brought back to the import's
+    rules where the versions agree: a field an admin `edited` outside VERSION_FIELDS keeps
+    their value; the venue and DOI stay the preprint's unless the version has its own (the
+    preprint's DOI is then kept as "preprint_doi"); a source naming fewer authors lacks
+    some, so the stored list stays."""
+    changes = list(changes)
+    for name in edited:
+        if name in VERSION_FIELDS or name == "doi":
+            continue
+        for member in GROUPS.get(name, (name,)):
+            setattr(written, member, getattr(preprint, member))
+            if member in changes:
+                changes.remove(member)
+    if "venue" not in changes:
+        written.venue = preprint.venue
+    if "doi" not in changes:
+        written.doi = preprint.doi
+    elif preprint.doi == written.doi:
+        changes.remove("doi")
+    elif preprint.doi:
+        written.source_fields = {**(written.source_fields or {}), "preprint_doi": preprint.doi}
+        if "source_fields" not in changes:
+            changes.append("source_fields")
+    named = sum(not a.is_unlisted for a in preprint.authorships.all())
+    if "authors" in changes and sum(not a.is_unlisted for a in record.authors) < named:
+        changes.remove("authors")
+    return changes
 
 
 _DERIVED = ("container_title", "issn", "bibtex_key", "pdf_url", "url")
