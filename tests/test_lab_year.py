@@ -3,6 +3,8 @@
 The steps, in order (each checks the invariants below before the next begins):
  0. the demo lab is loaded and removed again (`remove_demo`): nothing of it stays;
  1. a real lab site moves in (al-folio, tests/labsite/data/corpus/alfolio-taislab), twice;
+    then a small Hugo (Wowchemy) lab's site, written here, twice: its people, papers with
+    their PDF and arXiv links, and news;
  2. a real BibTeX file is imported (tests/publications/data/bibtex/0x404-papers.bib);
  3. a member edits a paper's title and their own profile; the lab writes a page (in the
     menu), a research theme, an opening and a post; the opening is closed early, today; a
@@ -82,7 +84,7 @@ from lab.models import LabSettings
 from labsite import archive, search
 from labsite.models import SearchDocument, SearchTerm
 from media.models import MediaItem
-from people.models import Person
+from people.models import NewsItem, Person
 from publications import importing
 from publications.importing.citations import refresh_counts
 from publications.models import Publication
@@ -256,6 +258,47 @@ def orcid_list(works):
     }
 
 
+def hugo_lab(site):
+    """A small Wowchemy lab site: three people in content/authors (a PI, a PhD student, an
+    alumna), two papers with their PDF and arXiv links, a news item."""
+    files = {
+        "config.toml": 'title = "River Lab"\n',
+        "content/authors/mira-holt/_index.md": (
+            "---\ntitle: Mira Holt\nrole: Professor of Hydrology\n"
+            "user_groups: [Principal Investigators]\nemail: mira@river-lab.example\n"
+            "social:\n  - icon: github\n    link: https://github.com/miraholt\n---\n"
+            "Mira studies how rivers move their sediment.\n"
+        ),
+        "content/authors/tomas-reyes/_index.md": (
+            "---\ntitle: Tomás Reyes\nuser_groups: [Grad Students]\n---\n"
+        ),
+        "content/authors/lena-park/_index.md": (
+            "---\ntitle: Lena Park\nuser_groups: [Alumni]\n---\n"
+        ),
+        "content/publication/braided-rivers/index.md": (
+            "---\ntitle: Sediment transport in braided rivers\ndate: 2023-05-01\n"
+            "authors: [mira-holt, tomas-reyes, Ana Outsider]\npublication_types: ['2']\n"
+            "publication: Water Resources Research\n"
+            "url_pdf: https://river-lab.example/braided.pdf\n"
+            "url_arxiv: https://arxiv.org/abs/2305.01234\n---\n"
+        ),
+        "content/publication/flood-model/index.md": (
+            "---\ntitle: A flood model for small catchments\ndate: 2021-09-01\n"
+            "authors: [lena-park, mira-holt]\npublication_types: ['1']\n"
+            "publication: Proceedings of the Small Catchments Workshop\n"
+            "url_pdf:\n  - https://river-lab.example/flood.pdf\n---\n"
+        ),
+        "content/news/grant/index.md": (
+            "---\ntitle: The lab is funded to watch three rivers for five years\n"
+            "date: 2024-03-01\n---\n"
+        ),
+    }
+    for name, text in files.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, encoding="utf-8")
+    return site
+
+
 def candidates_by_title():
     titles = list(Candidate.objects.values_list("title", flat=True))
     assert len(titles) == len(set(titles)), "a work is a candidate twice"
@@ -291,6 +334,39 @@ def test_a_lab_year_loses_and_bends_no_fact(services, piwowar, settings, tmp_pat
     )
     call_command("import_site", str(SITE), "--apply", stdout=io.StringIO())
     year.step("the same site imported again")
+
+    # 1b. a Hugo lab's site moves in beside it: its people by their groups, its papers by
+    # their authors' folders with their links, its news; the lab's own settings, named by
+    # the first site, stay; a second run changes nothing
+    river = hugo_lab(tmp_path / "river-lab")
+    call_command("import_site", str(river), "--apply", stdout=io.StringIO())
+    mira, tomas, lena = (
+        Person.objects.get(name=name) for name in ("Mira Holt", "Tomás Reyes", "Lena Park")
+    )
+    assert (mira.role, tomas.role, lena.is_alumnus) == ("pi", "phd", True)
+    assert mira.links.get().url == "https://github.com/miraholt"
+    braided = Publication.objects.get(title="Sediment transport in braided rivers")
+    assert (braided.pdf_url, braided.arxiv_id) == (
+        "https://river-lab.example/braided.pdf",
+        "2305.01234",
+    )
+    assert [(a.person, a.family_name) for a in braided.authorships.order_by("position")] == [
+        (mira, "Holt"),
+        (tomas, "Reyes"),
+        (None, "Outsider"),
+    ]
+    flood = Publication.objects.get(title="A flood model for small catchments")
+    assert flood.pdf_url == "https://river-lab.example/flood.pdf"  # written as a YAML list
+    assert [a.person for a in flood.authorships.order_by("position")] == [lena, mira]
+    assert NewsItem.objects.filter(text_en__contains="watch three rivers").exists()
+    assert "Sediment transport in braided rivers" in served(visitor, mira.get_absolute_url())
+    assert searched("braided rivers sediment")[0] == braided.get_absolute_url()
+    year.step(
+        "a Hugo lab's site moves in",
+        new={"Person", "Link", "NewsItem", "Publication", "Authorship", "Venue"},
+    )
+    call_command("import_site", str(river), "--apply", stdout=io.StringIO())
+    year.step("the Hugo site imported again")
 
     # 2. a real BibTeX file
     papers = Publication.objects.count()

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from core import images
+from core.bulk import insert_with_history
 from core.slugs import unique_slug
 from lab.models import LabSettings, MemberRole
 from labsite.site_import import alfolio, hugo, maps
@@ -197,12 +198,28 @@ class _Writer:
         self.site, self.report, self.photos, self.user = site, report, photos, user
         self.figures = Figures(site, report, apply=photos)
         self.people: dict[str, Person] = {}  # a site person's key → the lab's person
+        self.claimed: set[int] = set()  # the lab's people (by id()) a site person became
         self.index: PeopleIndex | None = None
+        self.namesakes: dict[str, list[SitePerson]] = {}
+        for person in site.people:
+            self.namesakes.setdefault(person.name, []).append(person)
+        # New people, and their rows, wait to be written together (_write_people): the
+        # slugs taken, and the last place in each role's order, are kept here meanwhile.
+        self.made: list[Person] = []
+        self.made_orcids: set[str] = set()
+        self.waiting: dict[type[models.Model], tuple[tuple[str, ...], list[models.Model]]] = {}
+        self.waiting_keys: dict[tuple[Any, ...], models.Model] = {}
+        self.waiting_awards: list[tuple[Award, Person]] = []
+        self.slugs: set[str] | None = None
+        self.orders: dict[str, int | None] | None = None
+        self.printed: dict[str, Person] | None = None  # _authors' names, once people are in
+        self.speakers: dict[str, Person] | None = None  # _talk's
 
     def write(self) -> None:
         self._lab_settings()
         for person in self.site.people:
             self._person(person)
+        self._write_people()
         owner = self.people.get(self.site.owner.key) if self.site.owner else None
         lone = owner if len(self.site.people) == 1 else None  # a one-person site's news
         for news in self.site.news:
@@ -256,7 +273,13 @@ class _Writer:
         """The row `key` names: found (unchanged), or made with `extra` (a function giving
         them where working them out writes something, as bringing in a text's images does)
         and checked by the model's own rules (a problem, naming `label`, when they refuse
-        it); `source`, the site's file it comes from, begins every message of it."""
+        it); `source`, the site's file it comes from, begins every message of it. A row of
+        a person not written yet cannot be in the lab: it waits with them (_waiting)."""
+        unwritten = tuple(
+            name for name, value in key.items() if isinstance(value, models.Model) and not value.pk
+        )
+        if unwritten:
+            return self._waiting(model, key, label, kind, extra, source, unwritten)
         found = model._default_manager.filter(**key).first()
         if found is not None:
             self.report.count(kind, UNCHANGED, label)
@@ -269,11 +292,41 @@ class _Writer:
         self.report.count(kind, NEW, label)
         return row
 
-    def _valid(self, row: models.Model, what: str) -> bool:
+    def _waiting(
+        self,
+        model: type[models.Model],
+        key: dict[str, Any],
+        label: str,
+        kind: str,
+        extra: dict[str, Any] | Callable[[], dict[str, Any]] | None,
+        source: str,
+        unwritten: tuple[str, ...],
+    ) -> models.Model | None:
+        """_row for a row of a person not written yet: found among the rows waiting with
+        them (unchanged), or made, checked (all but the person, who is checked already) and
+        left to wait; _write_people writes them all together."""
+        memo = (model, *((n, id(v) if isinstance(v, models.Model) else v) for n, v in key.items()))
+        found = self.waiting_keys.get(memo)
+        if found is not None:
+            self.report.count(kind, UNCHANGED, label)
+            return found
+        extra = extra() if callable(extra) else extra
+        row = model(**key, **{k: v for k, v in (extra or {}).items() if v not in (None, "")})
+        what = f"{source + ': ' if source else ''}{kind} “{label[:100]}”"
+        if not self._valid(row, what, exclude=unwritten):
+            return None
+        names = tuple(model._meta.get_field(name).attname for name in key)
+        self.waiting.setdefault(model, (names, []))[1].append(row)
+        self.waiting_keys[memo] = row
+        self.report.count(kind, NEW, label)
+        return row
+
+    def _valid(self, row: models.Model, what: str, exclude: tuple[str, ...] = ()) -> bool:
         """The model's own rules: an optional value they refuse is dropped and named (the row
-        is kept without it); a row they still refuse is skipped and named."""
+        is kept without it); a row they still refuse is skipped and named. `exclude`: the
+        fields not checked (a person not written yet, whose row this is)."""
         try:
-            row.full_clean(validate_unique=False)
+            row.full_clean(exclude=exclude, validate_unique=False)
             return True
         except ValidationError as error:
             errors = error.message_dict
@@ -287,7 +340,7 @@ class _Writer:
                     f"({' '.join(messages)})"
                 )
         try:
-            row.full_clean(validate_unique=False)
+            row.full_clean(exclude=exclude, validate_unique=False)
         except ValidationError as error:
             reasons = "; ".join(
                 f"{name}: {' '.join(messages)}" if name != "__all__" else " ".join(messages)
@@ -351,13 +404,13 @@ class _Writer:
             self.report.notes.append(f"{source.source}: {source.name} is in a group of no members")
             return
         person = self._match(source)
-        if person is not None and person in self.people.values():
+        if person is not None and id(person) in self.claimed:
             person = None  # another folder of the site is that person: two folders, two people
         action = UNCHANGED
         if person is None:
             person = Person(
                 name=source.name[:200],
-                slug=unique_slug(Person(), anyascii(source.name), words=6),
+                slug=unique_slug(Person(), anyascii(source.name), words=6, taken=self._slugs()),
                 role=role,
                 member_since=source.member_since,
                 member_until=source.member_until,
@@ -388,13 +441,27 @@ class _Writer:
         if action == UNCHANGED and filled:
             action = UPDATED
         if action != UNCHANGED:
+            if person.orcid and person.orcid in self.made_orcids:
+                self._write_people()  # for the model's check of the ORCID to see theirs
             if not self._valid(person, f"{source.source}: {source.name}"):
                 return
-            person.save()
+            if person.display_order is None:  # last in their role, as their save would
+                person.display_order = self._next_order(person.role)
+            if action == NEW:
+                self._slugs().add(person.slug)
+            if action == NEW and not (person.photo and not person.photo._committed):
+                self.made.append(person)  # written with the others (_write_people)
+                if person.orcid:
+                    self.made_orcids.add(person.orcid)
+            else:  # an update, or a photo that the person's own save encodes
+                if action == NEW:
+                    self._write_people()  # the ones before first: ids in the site's order
+                person.save()
             if action == NEW and self.index is not None:
                 self.index.add(person)
         self.report.count("person", action, source.name)
         self.people[source.key] = person
+        self.claimed.add(id(person))
         for kind, label, url in source.links:
             self._row(
                 Link,
@@ -422,8 +489,52 @@ class _Writer:
         for row in source.awards:
             self._award(person, row)
 
+    def _slugs(self) -> set[str]:
+        """The people's slugs taken, those waiting included (read once)."""
+        if self.slugs is None:
+            self.slugs = set(Person.objects.values_list("slug", flat=True))
+        return self.slugs
+
+    def _next_order(self, role: str) -> int:
+        """The place after the last of `role`'s people, as a person's save gives one left
+        empty (their order read once, then kept here)."""
+        if self.orders is None:
+            highest = (
+                Person.objects.order_by().values("role").annotate(last=models.Max("display_order"))
+            )
+            self.orders = {row["role"]: row["last"] for row in highest}
+        last = self.orders.get(role)
+        order = 0 if last is None else last + 1
+        self.orders[role] = order
+        return order
+
+    def _write_people(self) -> None:
+        """The new people waiting, and their rows, written together: a few INSERTs with
+        their history, whatever their number (a person saved one by one costs a dozen
+        queries, most of a large lab's import)."""
+        insert_with_history(Person, self.made, ("slug",), self.user)
+        self.made, self.made_orcids = [], set()
+        for model, (names, rows) in self.waiting.items():
+            insert_with_history(model, rows, names, self.user)
+        self.waiting, self.waiting_keys = {}, {}
+        for award, person in self.waiting_awards:
+            award.save()
+            Recipient.objects.create(award=award, person=person, position=1)
+        self.waiting_awards = []
+
     def _award(self, person: Person, row: dict[str, Any]) -> None:
         name, date = row["name"][:300], row["date"]
+        if not person.pk:  # a person not written yet: their award waits with them
+            memo = (Award, id(person), name, date)
+            if memo in self.waiting_keys:
+                self.report.count("award", UNCHANGED, name)
+                return
+            award = Award(name_en=name, date=date, awarded_by=row["awarded_by"][:200])
+            if self._valid(award, f"award “{name}”"):
+                self.waiting_keys[memo] = award
+                self.waiting_awards.append((award, person))
+                self.report.count("award", NEW, name)
+            return
         found = Award.objects.filter(name_en=name, date=date, recipients__person=person).first()
         if found is not None:
             self.report.count("award", UNCHANGED, name)
@@ -438,16 +549,18 @@ class _Writer:
         if self.index is None:  # one index for the whole site, each new person added
             self.index = PeopleIndex()
         index = self.index
-        found: dict[int, Person] = {}
+        found: dict[int, Person] = {}  # by id(): a person not written yet has no pk
         for printed in (source.name, *source.name_variants):
             given, _, family = printed.strip().rpartition(" ")
             author = AuthorRecord(given=given, family=family, orcid=source.orcid)
-            found |= {p.pk: p for p in index.candidates(author)}
-        namesakes = [p for p in self.site.people if p.name == source.name]
+            found |= {id(p): p for p in index.candidates(author)}
+        namesakes = self.namesakes[source.name]
         if len(found) > 1 and len(found) == len(namesakes):
             # the site's own namesakes (two folders, two people), met again in folder order
+            # (the order they were made in: those written, then those waiting)
             position = namesakes.index(source)
-            return [found[pk] for pk in sorted(found)][position]
+            made = {id(p): n for n, p in enumerate(self.made)}
+            return sorted(found.values(), key=lambda p: (not p.pk, p.pk or made[id(p)]))[position]
         if len(found) > 1:
             names = ", ".join(sorted(p.name for p in found.values()))
             self.report.notes.append(
@@ -643,11 +756,13 @@ class _Writer:
     def _authors(self, printed: list[str]) -> tuple[list[Person], list[str]]:
         """The lab's people that `printed` names (by key, name or a name variant), each once,
         and the names that are none of the site's people."""
-        people: dict[str, Person] = {}
-        for source in self.site.people:
-            if source.key in self.people:
-                for name in (source.key, source.name, *source.name_variants):
-                    people.setdefault(name.casefold(), self.people[source.key])
+        if self.printed is None:  # the people are all in by now: once for every post
+            self.printed = {}
+            for source in self.site.people:
+                if source.key in self.people:
+                    for name in (source.key, source.name, *source.name_variants):
+                        self.printed.setdefault(name.casefold(), self.people[source.key])
+        people = self.printed
         found: list[Person] = []
         unknown: list[str] = []
         for name in printed:
@@ -682,7 +797,11 @@ class _Writer:
             self._tag(row, talk.tags, talk.source)
         if row is None or row.speakers.exists():
             return
-        names = {p.name: self.people[p.key] for p in self.site.people if p.key in self.people}
+        if self.speakers is None:  # the people are all in by now: once for every talk
+            self.speakers = {
+                p.name: self.people[p.key] for p in self.site.people if p.key in self.people
+            }
+        names = self.speakers
         for position, name in enumerate(talk.speakers, start=1):
             person = names.get(name)
             Speaker.objects.create(talk=row, person=person, name=name[:200], position=position)

@@ -309,6 +309,13 @@ class Person(models.Model):
         """Whether the site shows their page, so that their name may link to it."""
         return shows_page(self.slug, self.is_published)
 
+    def validate_constraints(self, exclude=None):
+        # The ORCID is unique where one is set: a person without one keeps the rule as it
+        # stands, and is spared the query (in a savepoint) that Django's check of it makes.
+        if not self.orcid:
+            exclude = {*(exclude or ()), "orcid"}
+        super().validate_constraints(exclude)
+
     def clean(self):
         if self.member_since and self.member_until and self.member_until < self.member_since:
             raise ValidationError(

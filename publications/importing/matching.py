@@ -71,7 +71,8 @@ class PeopleIndex:
             normalize_name(f"{author.family} {author.given}"),
             normalize_name(f"{author.family}{author.given}"),
         }
-        found = {p.pk: p for form in forms for p in self.by_name.get(form, [])}
+        # by id(): a site's import adds people before they are written (no pk yet)
+        found = {id(p): p for form in forms for p in self.by_name.get(form, [])}
         return list(found.values())
 
     def match(self, record: Record) -> None:

@@ -1,4 +1,5 @@
 import pytest
+from django.core.exceptions import ValidationError
 
 from people.models import Person
 from tests import factories
@@ -100,3 +101,15 @@ def test_admin_change_page_links_to_the_public_profile(admin_client):
     response = admin_client.get(f"/admin/people/person/{person.pk}/change/")
 
     assert b"View on site" in response.content
+
+
+def test_an_orcid_is_one_persons_and_no_orcid_is_checked_without_the_database(
+    django_assert_num_queries,
+):
+    factories.PersonFactory(name="Ann Lee", slug="ann-lee", orcid="0000-0002-1825-0097")
+    twin = Person(name="Ann Li", slug="ann-li", role="phd", orcid="0000-0002-1825-0097")
+
+    with pytest.raises(ValidationError, match="person_orcid_unique_when_set"):
+        twin.full_clean(validate_unique=False)
+    with django_assert_num_queries(0):  # Django's check asked in a savepoint: three queries
+        Person(name="Bo Chen", slug="bo-chen", role="phd").full_clean(validate_unique=False)
