@@ -5,8 +5,9 @@ once per language, naming the others as `hreflang` alternates and English as the
 with its last change and featured image.
 
 The framework reverses an address four times for each entry (its language, each alternate,
-the default); here `location` reverses each kind of page once per language and puts a row's
-slug in its place, which is what made the hand-written sitemap fast (bench/sitemap.py).
+the default); here `paths` reverses each kind of page once per language and puts a row's
+slug in its place, which is what made the hand-written sitemap fast (bench/sitemap.py). The
+index reads no row (a COUNT and a MAX a section), and each page reads only its own rows.
 """
 
 import datetime
