@@ -5,6 +5,7 @@ what is written. The harvest itself accepts, by the same path, the works the lab
 (`auto_accept`), and a member undoes that (`undo_auto_accept`)."""
 
 import copy
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -114,7 +115,7 @@ def _of_record_plan(record: Record, preprint: Publication) -> planning.Plan:
     its arXiv id, and follows the import's rules for the rest (an admin's title stays)."""
     _, edited = planning.merge(copy.copy(preprint), Record.from_json(record.to_json()))
     base = copy.copy(preprint)
-    if base.venue_id is not None and base.venue.kind == Venue.Kind.PREPRINT:
+    if base.venue is not None and base.venue.kind == Venue.Kind.PREPRINT:
         base.venue = None  # the journal or proceedings takes the preprint server's place
     base.doi = ""
     item = planning.plan_into(base, record, take_source=True)
@@ -366,7 +367,7 @@ def _undo_made(candidate: Candidate) -> None:
         heir.save(update_fields=["auto_made"])
     for tag in Tag.objects.filter(pk__in=made.get("tags") or []):
         users = [
-            relation.related_model.objects.filter(**{relation.field.name: tag})
+            cast(Any, relation.related_model).objects.filter(**{relation.field.name: tag})
             for relation in Tag._meta.related_objects
             if relation.many_to_many or relation.one_to_many
         ]
