@@ -20,7 +20,8 @@ def normalized(value: str) -> str:
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
-    return tuple(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    red, green, blue = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return red, green, blue
 
 
 def _hex(rgb) -> str:

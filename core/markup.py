@@ -410,7 +410,9 @@ def _prepare(source: str) -> tuple[str, dict[str, str]]:
     and `*[KV]: key-value` lines are taken out as abbreviations. One pass, linear."""
     if "\\(" not in source and "*[" not in source:
         return source, {}
-    lines, abbreviations, fence = [], {}, None
+    lines: list[str] = []
+    abbreviations: dict[str, str] = {}
+    fence = None
     for line in source.split("\n"):
         opened = _FENCE.match(line)
         if fence is not None:
@@ -673,7 +675,8 @@ class _Writer:
             title = _escape(self.abbreviations[html_lib.unescape(found[0])])
             return f'<abbr title="{title}">{found[0]}</abbr>'
 
-        return self.abbreviation_pattern.sub(wrap, escaped)
+        pattern = self.abbreviation_pattern
+        return pattern.sub(wrap, escaped) if pattern is not None else escaped
 
     def _plain(self, start: int, end: int) -> str:
         """The text of events start..end, without markup (an image's alt, a heading's)."""
@@ -710,7 +713,8 @@ class _Writer:
     def _table_of_contents(self) -> str:
         """The text's headings at its two top levels, as links, nested as they are."""
         top = min(level for level, _a, _t in self.headings)
-        items, open_sub = [], False
+        items: list[str] = []
+        open_sub = False
         for level, anchor, text in self.headings:
             if level > top + 1:
                 continue
@@ -746,7 +750,7 @@ class _Writer:
     def _lone_paragraph(self, start: int) -> tuple[str, int] | None:
         """A paragraph holding only a video's address, or only an image: (its HTML without
         the paragraph, a player or a figure; the index of its end). Looks at a few events."""
-        inner = []
+        inner: list[int] = []
         j = start + 1
         while len(inner) < 4:
             event = self.events[j]

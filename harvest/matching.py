@@ -14,6 +14,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch, Q
@@ -29,7 +30,7 @@ from publications.models import Authorship, Publication, title_key
 
 Key = tuple[str, str]
 # Whose description of a work wins where sources differ: the registry's own record first.
-PRIORITY = [
+PRIORITY: list[str] = [
     Source.CROSSREF,
     Source.DATACITE,
     Source.OPENALEX,
@@ -350,7 +351,8 @@ def fold(
         to_fill.setdefault(paper.pk, (paper, []))[1].append(found)
     groups = [[rest[i] for i in group] for group in _groups([works[i] for i in rest])]
     loose = {i: _undated_key(works[i]) for i in rest if works[i].record.date is not None}
-    known = _known({key for i in rest for key in keys_of(works[i])} | set(loose.values()) - {None})
+    dated_keys = {key for key in loose.values() if key is not None}
+    known = _known({key for i in rest for key in keys_of(works[i])} | dated_keys)
     twins = _undated_twins([works[i] for i in rest if works[i].record.date is None])
     disowned = set(
         Candidate.not_people.through.objects.filter(
@@ -398,6 +400,7 @@ def fold(
                 created.append((existing, members))
             # a known work keeps its status (a rejected one stays rejected) and gains the
             # identifiers and sources it lacked, and the people who have not disowned it
+            assert existing is not None  # made above when the work was not known
             claims = [(p, f) for p, f in members if (existing.pk, p.pk) not in disowned]
             writes.add(existing, claims, group_keys)
         writes.flush()
@@ -444,7 +447,7 @@ class _Writes:
     def __init__(self) -> None:
         self.ids: list[WorkId] = []
         self.provenances: list[Provenance] = []
-        self.people: list[object] = []
+        self.people: list[Any] = []  # rows of Candidate.people's through model
 
     def add(self, candidate: Candidate, claims: list[tuple[Person, Found]], keys: set[Key]):
         self.ids += [WorkId(candidate=candidate, kind=k, value=v[:500]) for k, v in sorted(keys)]
@@ -511,7 +514,7 @@ def _link_versions(
         for candidate, record, published_doi, key in chunk:
             if is_preprint(record):
                 paper = lab.published_version(record, published_doi)
-                twins = itertools.chain(
+                twins: Iterable[int] = itertools.chain(
                     [named_by[record.doi]] if record.doi in named_by else [],
                     (
                         candidate_id

@@ -4,6 +4,8 @@ Accepting and merging go through the import's plan and apply, so the preview sho
 what is written. The harvest itself accepts, by the same path, the works the lab lets it
 (`auto_accept`), and a member undoes that (`undo_auto_accept`)."""
 
+from typing import Any, cast
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -307,7 +309,7 @@ def _undo_made(candidate: Candidate) -> None:
         heir.save(update_fields=["auto_made"])
     for tag in Tag.objects.filter(pk__in=made.get("tags") or []):
         users = [
-            relation.related_model.objects.filter(**{relation.field.name: tag})
+            cast(Any, relation.related_model).objects.filter(**{relation.field.name: tag})
             for relation in Tag._meta.related_objects
             if relation.many_to_many or relation.one_to_many
         ]

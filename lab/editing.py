@@ -3,7 +3,7 @@ history revert, restoring deleted rows, refusing saves on stale pages), the inli
 keeps a member on their own rows, and the list filters the apps share."""
 
 import copy
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django import forms
 from django.contrib import admin, messages
@@ -57,14 +57,14 @@ def member_person(user):
 
 
 # Every select and autocomplete of rows checks a submitted id before querying with it.
-ID_FIELDS = {
+ID_FIELDS: dict[type[models.Field], dict[str, Any]] = {
     models.ForeignKey: {"form_class": IdChoiceField},
     models.OneToOneField: {"form_class": IdChoiceField},
     models.ManyToManyField: {"form_class": IdMultipleChoiceField},
 }
 
 
-class ValidIdsMixin:
+class ValidIdsMixin(admin.ModelAdmin):
     """A model admin whose forms and inlines' forms answer a submitted value that is no id
     ("abc", a number past the column) with a form error, and whose changelist answers a
     filter no date can be (a year past every calendar) as one it cannot apply: never a
@@ -72,12 +72,16 @@ class ValidIdsMixin:
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.formfield_overrides = {**self.formfield_overrides, **_id_overrides(self)}
+        # (a ClassVar in django-stubs, which Django's own BaseModelAdmin.__init__ also sets
+        # on the instance, as here and below)
+        overrides = {**self.formfield_overrides, **_id_overrides(self)}
+        self.formfield_overrides = overrides  # type: ignore[misc]
 
     def get_inline_instances(self, request, obj=None):
         inlines = super().get_inline_instances(request, obj)
         for inline in inlines:
-            inline.formfield_overrides = {**inline.formfield_overrides, **_id_overrides(inline)}
+            overrides = {**inline.formfield_overrides, **_id_overrides(inline)}
+            inline.formfield_overrides = overrides  # type: ignore[misc]
         return inlines
 
     def get_changelist(self, request, **kwargs):
@@ -89,6 +93,14 @@ def _id_overrides(model_admin):
         field_class: {**model_admin.formfield_overrides.get(field_class, {}), **options}
         for field_class, options in ID_FIELDS.items()
     }
+
+
+def _parent_column(model_admin, inline) -> str:
+    """The column of `inline`'s rows that names the row `model_admin` edits."""
+    fk = _get_foreign_key(model_admin.model, inline.model, fk_name=inline.fk_name)
+    if fk is None:  # only when asked not to fail (can_fail), which it is not here
+        raise ValueError(f"{inline.model.__name__} has no key to {model_admin.model.__name__}")
+    return fk.attname
 
 
 class LabChangeList(ChangeList):
@@ -114,7 +126,7 @@ class LabModelAdmin(ValidIdsMixin, SimpleHistoryAdmin):
     """
 
     owner_lookup = None
-    member_readonly_fields = ()
+    member_readonly_fields: tuple[str, ...] = ()
     change_list_template = "admin/labsite/change_list.html"
     change_form_template = "admin/labsite/change_form.html"
 
@@ -228,8 +240,7 @@ class LabModelAdmin(ValidIdsMixin, SimpleHistoryAdmin):
         query per inline."""
         ids = [_newest_history_id(self.model, self.model._meta.pk.attname, obj.pk)]
         for inline in self.get_inline_instances(request, obj):
-            fk = _get_foreign_key(self.model, inline.model, fk_name=inline.fk_name)
-            ids.append(_newest_history_id(inline.model, fk.attname, obj.pk))
+            ids.append(_newest_history_id(inline.model, _parent_column(self, inline), obj.pk))
         return "-".join(map(str, ids))
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
@@ -251,12 +262,12 @@ class LabModelAdmin(ValidIdsMixin, SimpleHistoryAdmin):
             return form
         message = _conflict_message(self, request, obj, submitted)
 
-        class StaleForm(form):
-            def clean(self):
-                super().clean()
-                raise ValidationError(message, code="stale")
+        def clean(stale_form):
+            form.clean(stale_form)
+            raise ValidationError(message, code="stale")
 
-        return StaleForm
+        stale = type("StaleForm", (form,), {"clean": clean})  # the form, refusing to save
+        return stale
 
     def history_view(self, request, object_id, extra_context=None):
         """A version list of a row that cannot exist ("abc", a number past the column) is
@@ -278,7 +289,8 @@ class LabModelAdmin(ValidIdsMixin, SimpleHistoryAdmin):
             raise PermissionDenied
         # A per-request copy carries what simple-history reads off the admin itself.
         reverting = copy.copy(self)
-        reverting.prepopulated_fields = self.get_prepopulated_fields(request, current)
+        # (prepopulated_fields: a ClassVar in django-stubs, set here on the copy)
+        reverting.prepopulated_fields = self.get_prepopulated_fields(request, current)  # type: ignore[misc]
         reverting.reverting_from = current
         return super(LabModelAdmin, reverting).history_form_view(
             request, object_id, version_id, extra_context
@@ -379,7 +391,7 @@ class MemberRowsInline(admin.TabularInline):
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
-        if db_field.name == "person":  # pick a member; no add/edit/delete person buttons
+        if db_field.name == "person" and field is not None:  # pick a member; no add/edit/delete
             widget = field.widget
             widget.can_add_related = widget.can_change_related = False
             widget.can_delete_related = widget.can_view_related = False
@@ -517,8 +529,7 @@ def _conflict_message(model_admin, request, obj, submitted):
         lines.append(_("%(who)s %(what)s at %(time)s") % {"who": who, "what": what, "time": at})
     inlines = model_admin.get_inline_instances(request, obj)
     for inline, seen_id in zip(inlines, seen[1:], strict=False):
-        fk = _get_foreign_key(model_admin.model, inline.model, fk_name=inline.fk_name)
-        if _newest_history_id(inline.model, fk.attname, obj.pk) > seen_id:
+        if _newest_history_id(inline.model, _parent_column(model_admin, inline), obj.pk) > seen_id:
             things = inline.model._meta.verbose_name_plural
             lines.append(_("the %(things)s were changed") % {"things": things})
     changes = "; ".join(lines) or _("it was changed")

@@ -7,6 +7,8 @@ ticked by hand on a group is undone).
 The admin then narrows what a member may do to the rows they own (lab/editing.py).
 """
 
+from typing import cast
+
 from django.db.models import Q
 
 from core import content
@@ -24,7 +26,7 @@ def groups() -> dict[str, dict[str, dict[str, tuple[str, ...]]]]:
     model, and the accounts; members what each content app declares."""
     admin: dict[str, dict[str, tuple[str, ...]]] = {}
     for model in content.models_of():
-        admin.setdefault(model._meta.app_label, {})[model._meta.model_name] = ALL
+        admin.setdefault(model._meta.app_label, {})[cast(str, model._meta.model_name)] = ALL
     return {
         LAB_ADMIN_GROUP: {**admin, **LAB_ADMIN_EXTRA},
         LAB_MEMBER_GROUP: content.member_permissions(),

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.staticfiles import finders
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext as _
 
 from core import colours
@@ -30,7 +31,10 @@ DARK_RATIO = 7.0  # what the dark shade reaches (see dark_shade)
 @functools.cache
 def stylesheet_colours() -> dict[str, dict[str, str]]:
     """The stylesheet's colours (custom properties), for the light and the dark theme."""
-    return colours.custom_properties(Path(finders.find(STYLESHEET)).read_text("utf-8"))
+    found = finders.find(STYLESHEET)
+    if not isinstance(found, str):  # None when missing (a list only when all are asked for)
+        raise ImproperlyConfigured(f"The stylesheet {STYLESHEET} is not among the static files.")
+    return colours.custom_properties(Path(found).read_text("utf-8"))
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ def _guarded(name: str) -> Callable[..., Any]:
 
     @functools.wraps(method)
     def guarded(self: RedisCache, *args: Any, **kwargs: Any) -> Any:
-        location = str(self._servers)
+        location = str(self._servers)  # type: ignore[attr-defined]  # private: not in the stubs
         if time.monotonic() < _skip_until.get(location, 0.0):
             raise CacheSkipped(
                 f"the cache did not answer less than {settings.CACHE_SKIP_SECONDS} s ago"

@@ -10,6 +10,7 @@ not committed), and the tests check both.
 import io
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, cast
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_python
@@ -53,17 +54,24 @@ def read(locale: str) -> Catalog:
         return read_po(file, locale=locale)
 
 
+def _extract(file: IO[bytes]) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
+    """babel's `extract_python`: (line, function, message or its parts, comments) for each
+    marked string. (babel annotates it with the results of its `extract`, which come in
+    another order: line, message, comments, context.)"""
+    found = extract_python(file, KEYWORDS, [], {})
+    return cast(Iterator[tuple[int, str, str | tuple[str, ...], list[str]]], found)
+
+
 def template_messages(path: Path) -> Iterator[tuple[int, str, object, str | None]]:
     """(line, function, message, context) for each string the template marks."""
     code = templatize(path.read_text(encoding="utf-8"), origin=str(path))
-    for line, function, message, _comments in extract_python(
-        io.BytesIO(code.encode("utf-8")), KEYWORDS.keys(), [], {}
-    ):
+    for line, function, message, _comments in _extract(io.BytesIO(code.encode("utf-8"))):
         yield line, function, *_split_context(function, message)
 
 
-def _split_context(function: str, message):
-    if function.startswith(("pgettext", "npgettext")):
+def _split_context(function: str, message: str | tuple[str, ...]) -> tuple[object, str | None]:
+    """(message, context): pgettext's first argument is its context."""
+    if function.startswith(("pgettext", "npgettext")) and isinstance(message, tuple):
         context, *rest = message
         return (rest[0] if len(rest) == 1 else tuple(rest)), context
     return message, None
@@ -71,7 +79,7 @@ def _split_context(function: str, message):
 
 def python_messages(path: Path) -> Iterator[tuple[int, str, object, str | None]]:
     with path.open("rb") as file:
-        for line, function, message, _comments in extract_python(file, KEYWORDS.keys(), [], {}):
+        for line, function, message, _comments in _extract(file):
             yield line, function, *_split_context(function, message)
 
 

@@ -17,6 +17,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
@@ -79,7 +80,7 @@ _UNBOUNDED = contextlib.nullcontext()
 
 
 @contextlib.contextmanager
-def watched(raw: Any):  # type: ignore[no-untyped-def]
+def watched(raw: Any) -> Iterator[None]:
     """A statement on the DB-API connection `raw` shut after the deadline."""
     key = threading.get_ident()
     _running[key] = (time.monotonic() + settings.DATABASE_QUERY_DEADLINE, raw)

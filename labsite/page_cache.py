@@ -113,7 +113,8 @@ def _committed_version():
             cursor.execute(_read_version_sql())
             row = cursor.fetchone()
             cursor.close()
-    except wrapper.Database.Error as error:
+    # the driver module: each backend's wrapper declares it, the stubs' base class does not
+    except wrapper.Database.Error as error:  # type: ignore[attr-defined]
         raise DatabaseError(str(error)) from error
     return content_version() if row is None else row[0]  # none: the first is written
 

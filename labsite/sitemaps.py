@@ -5,18 +5,21 @@ once per language, naming the others as `hreflang` alternates and English as the
 with its last change and featured image.
 
 The framework reverses an address four times for each entry (its language, each alternate,
-the default); here `location` reverses each kind of page once per language and puts a row's
-slug in its place, which is what made the hand-written sitemap fast (bench/sitemap.py).
+the default); here `paths` reverses each kind of page once per language and puts a row's
+slug in its place, which is what made the hand-written sitemap fast (bench/sitemap.py). The
+index reads no row (a COUNT and a MAX a section), and each page reads only its own rows.
 """
 
 import datetime
+import itertools
 from typing import Any, NamedTuple
 
 from django.apps import apps
 from django.conf import settings
 from django.contrib.sitemaps import Sitemap
 from django.contrib.sitemaps import views as sitemap_views
-from django.db.models import OuterRef, Subquery
+from django.core.paginator import Paginator
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import escape
@@ -78,65 +81,161 @@ def _public(section):
     return getattr(model.objects, section.rows.public)()
 
 
-def _rows(listed, order=None, field="slug"):
-    """Rows of a queryset: slug, last change from history, featured image if it takes one."""
-    listed = listed.annotate(changed=_last_changed(listed.model))
-    if order:
-        listed = listed.order_by(order)
-    if any(f.name == "featured_image" for f in listed.model._meta.fields):
-        found = listed.values_list(field, "changed", *_IMAGE_COLUMNS)
-        return [Row(slug, changed, _image(name, width)) for slug, changed, name, width in found]
-    return [Row(slug, changed) for slug, changed in listed.values_list(field, "changed")]
+def _latest(changes):
+    """The latest of `changes` as the framework's `Sitemap.get_latest_lastmod` gives it:
+    None when there is none or when any row has no date (then no Last-Modified is sent)."""
+    changes = list(changes)
+    if not changes or None in changes:
+        return None
+    return max(changes)
+
+
+class _QueriedRows:
+    """A section's rows that have pages, read from one query in SQL: the index counts and
+    dates them with an aggregate each, and a page reads only its own window of rows and only
+    the columns its entries need (slug, last change, featured image).
+
+    `listed`: the public rows; `changed`: the expression of a row's last change; `field`:
+    the column that names a row in its address. The rows keep `listed`'s order, with the
+    primary key last so that a window of them is the same on every read."""
+
+    def __init__(self, listed, changed, field="slug", order=None):
+        model = listed.model
+        order = order or listed.query.order_by or model._meta.ordering
+        self.listed = listed.annotate(changed=changed).order_by(*order, "pk")
+        self.imaged = any(f.name == "featured_image" for f in model._meta.fields)
+        image = _IMAGE_COLUMNS if self.imaged else ()
+        self.values = self.listed.values_list(field, "changed", *image)
+
+    def count(self):
+        """How many rows (one COUNT query)."""
+        return self.listed.count()
+
+    def exists(self):
+        """Whether there is any row (one query)."""
+        return self.listed.exists()
+
+    def latest(self):
+        """When the latest row last changed, None if some row has no date (one query)."""
+        found = self.listed.aggregate(
+            latest=Max("changed"), undated=Count("pk", filter=Q(changed__isnull=True))
+        )
+        return None if found["undated"] else found["latest"]
+
+    def __getitem__(self, window):
+        """The Rows of a slice of the rows (one query)."""
+        if self.imaged:
+            found = self.values[window]
+            return [Row(slug, when, _image(name, width)) for slug, when, name, width in found]
+        return [Row(slug, when) for slug, when in self.values[window]]
+
+
+class _ListedRows:
+    """A section's rows that are picked in Python (talks worth a page), read whole once; the
+    same interface as `_QueriedRows`."""
+
+    def __init__(self, read):
+        self._read = read
+        self._rows = None
+
+    @property
+    def rows(self):
+        if self._rows is None:
+            self._rows = self._read()
+        return self._rows
+
+    def count(self):
+        return len(self.rows)
+
+    def exists(self):
+        return bool(self.rows)
+
+    def latest(self):
+        return _latest(row.changed for row in self.rows)
+
+    def __getitem__(self, window):
+        return self.rows[window]
 
 
 def _people():
     people = Person.objects.published().exclude(slug=settings.PERSONAL_SITE or None)
-    return _rows(people, order="slug")
+    return _QueriedRows(people, _last_changed(Person), order=["slug"])
 
 
 def _publications():
-    papers = Publication.objects.published().order_by("pk")
-    found = papers.values_list("slug", "updated", *_IMAGE_COLUMNS)
-    return [Row(slug, updated, _image(name, width)) for slug, updated, name, width in found]
+    papers = Publication.objects.published()
+    return _QueriedRows(papers, F("updated"), order=["pk"])
 
 
 def _talks():
     """Talks with a page worth visiting (more than the line the list shows)."""
-    talks = Talk.objects.published().for_listing().annotate(changed=_last_changed(Talk))
-    shown = [t for t in talks.select_related("featured_image").order_by("pk") if t.has_page]
-    return [
-        Row(t.slug, t.changed, t.featured_image.share_image.url if t.featured_image else None)
-        for t in shown
-    ]
+
+    def read():
+        talks = Talk.objects.published().for_listing().annotate(changed=_last_changed(Talk))
+        shown = [t for t in talks.select_related("featured_image").order_by("pk") if t.has_page]
+        return [
+            Row(t.slug, t.changed, t.featured_image.share_image.url if t.featured_image else None)
+            for t in shown
+        ]
+
+    return _ListedRows(read)
 
 
-def _own_pages():
-    """The lab's own pages (/join-us/), by address."""
-    return _rows(Page.objects.published(), order="address", field="address")
+def _public_rows(listed, **how):
+    return _QueriedRows(listed, _last_changed(listed.model), **how)
 
 
-# Sections whose rows the sitemap reads otherwise than `_rows(public rows)`.
+# Sections whose rows the sitemap reads otherwise than from their public rows, by slug.
 _ROWS = {
     "people": _people,
     "publications": _publications,
     "talks": _talks,
-    "tags": lambda: _rows(tags_in_use()),
-    "pages": _own_pages,
+    "tags": lambda: _public_rows(tags_in_use()),
+    # the lab's own pages (/join-us/), by address
+    "pages": lambda: _public_rows(Page.objects.published(), field="address", order=["address"]),
 }
 
 
 def section_rows(section):
-    """The rows of `section` that have a page of their own, in the sitemap's order."""
+    """The rows of `section` that have a page of their own, in the sitemap's order: counted,
+    dated and read by window (`_QueriedRows`)."""
     read = _ROWS.get(section.key)
-    return read() if read else _rows(_public(section))
+    return read() if read else _public_rows(_public(section))
 
 
-class _Entry(dict):
-    """A sitemap entry as the framework gives it (item, location, lastmod) and its XML,
-    written once: the template joins the entries (`__html__`), with no loop of its own."""
+class _InLanguages:
+    """A section's rows, each once per language, as the framework's paginator takes them:
+    counted without reading a row, and sliced by reading only the rows of the slice."""
 
-    def __html__(self):
-        return self["xml"]
+    def __init__(self, rows, languages):
+        self.rows = rows
+        self.languages = languages
+
+    def count(self):
+        return self.rows.count() * len(self.languages)
+
+    def __getitem__(self, window):
+        each = len(self.languages)
+        start, stop = window.start or 0, window.stop
+        first = start // each
+        rows = self.rows[first : -(-stop // each)]  # the rows the slice touches
+        return _Window(rows, self.languages, start - first * each, stop - start)
+
+
+class _Window:
+    """A page's (row, language) pairs, made as they are read rather than kept: `length` of
+    them from the `skip`th pair of `rows` in `languages`."""
+
+    def __init__(self, rows, languages, skip, length):
+        self.rows, self.languages = rows, languages
+        self.skip, self.length = skip, min(length, len(rows) * len(languages) - skip)
+
+    def __len__(self):
+        return self.length
+
+    def __iter__(self):
+        pairs = ((row, language) for row in self.rows for language in self.languages)
+        return itertools.islice(pairs, self.skip, self.skip + self.length)
 
 
 class _I18nSitemap(Sitemap):
@@ -145,9 +244,14 @@ class _I18nSitemap(Sitemap):
     The framework's own entries (`Sitemap._urls`) reverse each address four times, each
     in a language switched on for it, and its template spells out every alternate: at
     10,000 papers that was 17x the sitemap written by hand (bench/sitemap.py). Here
-    `paths` gives a row's address in every language at once, and each entry is written
-    as the template would, once; the framework keeps the pagination, the index, the
-    views and the Last-Modified header."""
+    `paths` gives a row's address in every language at once, and a row's entries are
+    written as the template would, once, into one piece of XML for the page; the
+    framework keeps the pagination, the index, the views and the Last-Modified header.
+
+    The page is one string rather than an entry object each (the framework's dicts): at
+    20,000 entries those objects, each one the garbage collector tracks, set off a full
+    collection of the process's objects on every page, which took longer than writing
+    the page (bench/sitemap.py)."""
 
     i18n = True
     alternates = True
@@ -161,33 +265,31 @@ class _I18nSitemap(Sitemap):
         base = escape(f"{self.get_protocol(protocol)}://{self.get_domain(site)}")
         default = settings.LANGUAGE_CODE
         zone = timezone.get_current_timezone()  # read once: it is a thread-local lookup
-        urls, latest, dated = [], None, True
+        written, latest, dated = [], None, True
+        shown = None  # (item, its paths, what follows its <loc>): a row's entries share it
         for item, language in self.paginator.page(page).object_list:
-            paths = self.paths(item)
-            changed = getattr(item, "changed", None)
-            dated = dated and changed is not None
-            if dated and (latest is None or changed > latest):
-                latest = changed
-            xml = [f"<url><loc>{base}{paths[language]}</loc>"]
-            if changed:
-                xml.append(f"<lastmod>{_day(changed, zone)}</lastmod>")
-            alternates = [*paths.items(), ("x-default", paths[default])]
-            xml += [
-                f'<xhtml:link rel="alternate" hreflang="{code}" href="{base}{path}"/>'
-                for code, path in alternates
-            ]
-            image = getattr(item, "image", None)
-            if image:  # the featured image, named for image search
-                location = escape(image if "://" in image else f"{base}{image}")
-                xml.append(f"<image:image><image:loc>{location}</image:loc></image:image>")
-            xml.append("</url>")
-            location = f"{base}{paths[language]}"
-            entry = _Entry(item=(item, language), location=location, lastmod=changed)
-            entry["xml"] = mark_safe("".join(xml))  # escaped above
-            urls.append(entry)
+            if shown is None or shown[0] is not item:
+                changed = getattr(item, "changed", None)
+                dated = dated and changed is not None
+                if dated and (latest is None or changed > latest):
+                    latest = changed
+                paths = self.paths(item)
+                xml = [f"<lastmod>{_day(changed, zone)}</lastmod>"] if changed else []
+                alternates = [*paths.items(), ("x-default", paths[default])]
+                xml += [
+                    f'<xhtml:link rel="alternate" hreflang="{code}" href="{base}{path}"/>'
+                    for code, path in alternates
+                ]
+                image = getattr(item, "image", None)
+                if image:  # the featured image, named for image search
+                    location = escape(image if "://" in image else f"{base}{image}")
+                    xml.append(f"<image:image><image:loc>{location}</image:loc></image:image>")
+                xml.append("</url>")
+                shown = (item, paths, "".join(xml))
+            written.append(f"<url><loc>{base}{shown[1][language]}</loc>{shown[2]}")
         if dated and latest:
             self.latest_lastmod = latest
-        return urls
+        return [mark_safe("".join(written))]  # every part escaped above
 
 
 class ListsSitemap(_I18nSitemap):
@@ -202,7 +304,7 @@ class ListsSitemap(_I18nSitemap):
                 continue
             if section.key == "people" and settings.PERSONAL_SITE:
                 continue  # a personal site has no team page
-            if (section.menu and section.menu.shown) or section_rows(section):
+            if (section.menu and section.menu.shown) or section_rows(section).exists():
                 names.append(section.list_url)
         return names
 
@@ -211,17 +313,29 @@ class ListsSitemap(_I18nSitemap):
 
 
 class SectionSitemap(_I18nSitemap):
-    """The pages of one section's rows."""
+    """The pages of one section's rows. The index reads no row of it (a COUNT for its
+    pages, a MAX for its last change) and each of its pages reads only that page's rows."""
 
     def __init__(self, section):
         self.section = section
         self._patterns = {}
         self._rows = None
 
-    def items(self):
-        if self._rows is None:  # read once for the index's count and for its pages
+    @property
+    def rows(self):
+        if self._rows is None:
             self._rows = section_rows(self.section)
         return self._rows
+
+    def items(self):
+        return self.rows[:]
+
+    @property
+    def paginator(self):
+        return Paginator(_InLanguages(self.rows, self._languages()), self.limit)
+
+    def get_latest_lastmod(self):
+        return self.rows.latest()
 
     def paths(self, item):
         # each kind of address reversed once per language, the row's slug put in its

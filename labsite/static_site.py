@@ -40,6 +40,7 @@ from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urljoin, urlsplit
 
 from django.conf import settings
@@ -120,12 +121,13 @@ class _Site:
         self.secure = parts.scheme == "https"
 
     def get(self, path: str, query: str = ""):
+        marked: dict[str, Any] = {STATIC_EXPORT_KEY: True}  # the request is the copy's
         return self.client.get(
             path,
             query_params=dict(parse_qsl(query, keep_blank_values=True)),
             secure=self.secure,
             SCRIPT_NAME=self.prefix,
-            **{STATIC_EXPORT_KEY: True},
+            **marked,
         )
 
 
@@ -185,7 +187,7 @@ def export_static(
             path.rmdir()
     if not result.broken:
         _index_for_search(target, result)
-    record = {"files": result.files}
+    record: dict[str, object] = {"files": result.files}
     if not result.broken:  # a run with faults is run again in full
         record["built from"] = built_from
     marker.write_text(
@@ -254,9 +256,10 @@ def _read_marker(marker: Path) -> dict:
 def _uploads_linked_in_copy():
     """Uploads stored off this machine (object storage) are linked at MEDIA_URL, as local
     ones are, while the copy is made: the copy holds them and links them there."""
-    if default_storage._wrapped is empty:
-        default_storage._setup()
-    storage = default_storage._wrapped
+    lazy: Any = default_storage  # a LazyObject: the stubs name none of its own parts
+    if lazy._wrapped is empty:
+        lazy._setup()
+    storage = lazy._wrapped
     if local_folder(storage) is not None:
         yield
         return
@@ -299,13 +302,13 @@ def _crawl(site: _Site, target: Path, result: Result, say) -> None:
             name = file_path(path, query, content_type)
             links: list[str] = []
             if content_type.startswith("text/html"):
-                data, links = _rewrite(data.decode(), site, path, query)
+                text, links = _rewrite(data.decode(), site, path, query)
                 if query or path not in searchable:  # search finds each page once, as live
-                    data = data.replace(" data-pagefind-body", "", 1)
-                data = data.encode()
+                    text = text.replace(" data-pagefind-body", "", 1)
+                data = text.encode()
             elif _SITEMAP.fullmatch(path):  # the index, and each sitemap it names
-                data, links = _sitemap_pages_linked(data.decode(), site)
-                data = data.encode()
+                text, links = _sitemap_pages_linked(data.decode(), site)
+                data = text.encode()
             elif content_type.startswith(_FEED_TYPES):
                 data = _feeds_linked(data.decode(), site).encode()
             for link in links:

@@ -81,12 +81,14 @@ class Listener:
         if not settings.CONTENT_VERSION_PUSH or wrapper.vendor != "postgresql":
             return
         params = wrapper.get_connection_params()
+        # the driver module: each backend's wrapper declares it, the stubs' base class does not
+        driver = wrapper.Database  # type: ignore[attr-defined]
         params["connect_timeout"] = CONNECT_TIMEOUT
         try:
-            connection = wrapper.Database.connect(**params, autocommit=True)
+            connection = driver.connect(**params, autocommit=True)
             with db_deadline.watched(connection):
                 connection.execute(f"LISTEN {CHANNEL}")
-        except wrapper.Database.Error:
+        except driver.Error:
             logger.warning("Cannot listen for content changes: every cache hit reads the version")
             return
         self._connection, self._pid, self._current = connection, os.getpid(), False

@@ -9,7 +9,7 @@ import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
@@ -145,8 +145,16 @@ def legend_html(markers: Iterable[Marker]) -> str:
     return format_html('<p class="legend">{}</p>', items)
 
 
-def merge_legends(author_lists: Iterable["AuthorList"]) -> list[Marker]:
-    """The markers any of the lists uses, in a stable order, for a page-level legend."""
+class Legended(Protocol):
+    """What shows a legend: an author list, or a paper's entry that holds one."""
+
+    @property
+    def legend(self) -> list: ...
+
+
+def merge_legends(author_lists: Iterable[Legended]) -> list[Marker]:
+    """The markers any of the lists (or entries) uses, in a stable order, for a page-level
+    legend."""
     seen: dict[str, Marker] = {}
     for authors in author_lists:
         for marker in authors.legend:

@@ -4,12 +4,15 @@ and the publications-per-year chart. Computed from data already loaded; no queri
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext_lazy
 
 from publications.models import Publication
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
 
 # Kinds that are not a paper in the venue's proceedings or journal, so a venue summary
 # ("SOSP (2)") leaves them out: an OSDI poster is not an OSDI paper.
@@ -30,7 +33,7 @@ def h_index(citation_counts: Iterable[int | None]) -> int:
 
 _Kind = Publication.Kind
 # How many of each kind, as the summary above a member's list says it.
-COUNTED = {
+COUNTED: dict[str, "_StrPromise"] = {
     _Kind.CONFERENCE: ngettext_lazy(
         "%(count)d conference paper", "%(count)d conference papers", "count"
     ),

@@ -10,7 +10,7 @@ entry for a visitor to render first.
 """
 
 from html import escape
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.db import connection
 from django.db.models import Prefetch
@@ -24,21 +24,35 @@ from people.models import Person, shows_page
 from publications.authors import LIST, author_list
 from publications.models import Authorship, Publication
 
-_AUTHOR_COLUMNS = (
-    *("publication_id", "given_name", "family_name", "suffix", "person_id", "orcid"),
-    "affiliation",
-    *("is_equal_contribution", "is_corresponding", "is_unlisted"),
-)
 _PERSON_COLUMNS = ("slug", "name", "is_published", "orcid")
 
 
-class ListedAuthor(NamedTuple("Row", [(name, Any) for name in (*_AUTHOR_COLUMNS, "person")])):
+class _AuthorRow(NamedTuple):
+    """The Authorship columns an author list reads, then the person the row links."""
+
+    publication_id: int
+    given_name: str
+    family_name: str
+    suffix: str
+    person_id: int | None
+    orcid: str
+    affiliation: str
+    is_equal_contribution: int  # flags as the driver gives them: 0 and 1, or booleans
+    is_corresponding: int
+    is_unlisted: int
+    person: "ListedPerson | None"
+
+
+class ListedAuthor(_AuthorRow):
     """An author row as author lists read it (`publications.authors.author_list`)."""
 
     __slots__ = ()
     is_cjk = Authorship.is_cjk
     full_name = Authorship.full_name
     short_name = Authorship.short_name
+
+
+_AUTHOR_COLUMNS: tuple[str, ...] = _AuthorRow._fields[:-1]  # the columns read, in the row's order
 
 
 class ListedPerson:
@@ -57,7 +71,8 @@ class ListedPerson:
 
     def get_absolute_url(self):
         if self.url is None:
-            self.url = Person.get_absolute_url(self)
+            # Person's own rule, which reads the slug alone
+            self.url = Person.get_absolute_url(cast(Person, self))
         return self.url
 
 
@@ -105,7 +120,7 @@ def papers(publications, *, tags: bool = True) -> list[Publication]:
                 person = people.get(person_id)
                 if person is None:
                     person = people[person_id] = ListedPerson(person_id, *values[count:])
-            by_paper[values[0]].append(ListedAuthor(*values[:count], person))
+            by_paper[values[0]].append(ListedAuthor._make((*values[:count], person)))
     for paper in found:
         # what `paper.authorships.all()` and `paper.awards.all()` then answer
         paper._prefetched_objects_cache["authorships"] = by_paper[paper.pk]

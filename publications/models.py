@@ -378,7 +378,7 @@ class Publication(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
-    projects = models.ManyToManyField(
+    projects: "models.ManyToManyField[Project, ProjectPublication]" = models.ManyToManyField(
         Project, through="ProjectPublication", related_name="publications", blank=True
     )
     objects = PublicationQuerySet.as_manager()
@@ -440,7 +440,7 @@ class Publication(models.Model):
     def rule_errors(self):
         """{field: message} for each rule of the publication's own it breaks; normalizes the
         DOI and arXiv id on the way."""
-        errors = {}
+        errors: dict[str, object] = {}
         if not self.title and not (self.kind == self.Kind.PATENT and self.patent_number):
             errors["title"] = _("Give the title (only a patent with a number may go without).")
         if self.doi:
@@ -671,7 +671,7 @@ class Authorship(models.Model):
         return "…" if self.is_unlisted else self.full_name
 
     def clean(self):
-        if not self.is_unlisted and self.person_id and not (self.given_name or self.family_name):
+        if not self.is_unlisted and not (self.given_name or self.family_name) and self.person:
             # A member chosen with no printed name: their name as author lists print it.
             self.given_name, self.family_name, self.suffix = name_parts(self.person.name)
         if self.is_unlisted:

@@ -61,7 +61,7 @@ def works(person: Person, client: JsonClient, warn: Warn) -> list[Found]:
             )
             if work is not None:
                 found.append(work)
-        cursor = message.get("next-cursor") or ""
+        cursor = (message or {}).get("next-cursor") or ""
         if not cursor or not items:
             break
     return found

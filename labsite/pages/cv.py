@@ -17,13 +17,14 @@ import logging
 from dataclasses import dataclass, replace
 from html import escape
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, cast
 from urllib.parse import urlencode
 
 from django.apps import apps
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.handlers.wsgi import WSGIRequest
@@ -226,7 +227,7 @@ def _release_stamp():
         for folder in folders
         if folder.parent == root and not {"site-packages", "dist-packages"} & set(folder.parts)
     ]
-    folders += [Path(folder) for folder in settings.TEMPLATES[0]["DIRS"]]
+    folders += [Path(folder) for folder in cast(list[str], settings.TEMPLATES[0]["DIRS"])]
     folders += [Path(folder) for folder in settings.LOCALE_PATHS]
     files = {
         path
@@ -431,7 +432,10 @@ def _worker_request(slug, query, scheme, host, script_name):
 
 @functools.cache
 def _stylesheet():
-    with open(finders.find("labsite/cv.css"), encoding="utf-8") as file:
+    found = finders.find("labsite/cv.css")
+    if not isinstance(found, str):  # None when missing (a list only when all are asked for)
+        raise ImproperlyConfigured("The stylesheet labsite/cv.css is not among the static files.")
+    with open(found, encoding="utf-8") as file:
         return file.read()
 
 
