@@ -47,11 +47,12 @@ from django.db.models import (
 )
 from django.urls import get_script_prefix, reverse, set_script_prefix
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django_tasks import task
 from translated_fields import to_attribute
 
 from core import after_commit, search_text
-from core.changes import writes
+from core.changes import CREATED, writes
 from lab import sections
 from labsite.models import SearchDocument, SearchTerm
 from people.models import NewsItem, Person
@@ -385,8 +386,9 @@ def rows_changed(model, rows, using, how):
     """core/changes.py's follower: the documents of the changed rows (or of the rows they
     are part of) are rebuilt when the change commits. `rows` holds None when which rows
     changed is not known (then every row of the model). A person's name is also in their
-    papers, posts and talks. The rows of a bulk insert come together, and what they need
-    looked up is looked up once for all of them, not once a row."""
+    papers, posts and talks (a person just created has none). The rows of a bulk insert
+    come together, and what they need looked up is looked up once for all of them, not
+    once a row."""
     known = [row for row in rows if row is not None]
     if known:
         model = type(known[0])  # a many-to-many change names its table; the row its model
@@ -400,7 +402,7 @@ def rows_changed(model, rows, using, how):
         _queue(using, model, {row.pk for row in known} | ({None} if None in rows else set()))
         if model in _TAGGED:
             _queue(using, Tag, _tags_of(model, known, everything=None in rows))
-        if model is Person:
+        if model is Person and how != CREATED:  # a new person is in nothing yet
             for part, parent in [(Authorship, Publication), (PostAuthor, Post), (Speaker, Talk)]:
                 _queue(using, parent, _values(part, "person", known, PARTS[part][1]))
 
@@ -623,7 +625,7 @@ def _replacing(documents, gone):
     if not rows:
         return statements
     columns = ["key", *UPDATED]
-    fields = [SearchDocument._meta.get_field(name) for name in columns]
+    fields = [_concrete(SearchDocument, name) for name in columns]
     statements.append(
         (
             f"INSERT INTO labsite_searchdocument ({', '.join(columns)}) "
@@ -662,6 +664,12 @@ def _replacing(documents, gone):
             )
         )
     return statements
+
+
+def _concrete(model, name) -> models.Field:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a column, not a relation's other side
+    return field
 
 
 def _rows(documents):
@@ -738,7 +746,7 @@ def rebuild():
 @dataclass
 class Result:
     kind: str
-    kind_label: str
+    kind_label: str | Promise  # the registry's label, in the page's language
     title: list[tuple[str, bool]]  # pieces, the matched ones marked
     excerpt: list[tuple[str, bool]]
     url: str
@@ -807,9 +815,9 @@ def row_pks(model, text, limit=500):
 
 def _matching(query, today=None):
     """The (document, group weights) rows of the documents with a term of every group."""
-    matches = SearchTerm.objects.filter(term__in=query.terms)
+    terms = SearchTerm.objects.filter(term__in=query.terms)
     if today:
-        matches = matches.exclude(document__shown_from__gt=today)
+        terms = terms.exclude(document__shown_from__gt=today)
     groups = {
         f"g{i}": Max(
             Case(When(term__in=group, then=F("weight")), default=Value(0)),
@@ -817,7 +825,7 @@ def _matching(query, today=None):
         )
         for i, group in enumerate(query.groups)
     }
-    matches = matches.values("document", "document__boost", "document__date").annotate(**groups)
+    matches = terms.values("document", "document__boost", "document__date").annotate(**groups)
     return matches.filter(**{f"g{i}__gt": 0 for i in range(len(groups))})
 
 
