@@ -14,10 +14,10 @@ import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch, Q
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from harvest.models import Candidate, Provenance, Source, WorkId
 from harvest.sources import Found
@@ -79,7 +79,9 @@ def merged_record(works: Iterable[Found]) -> Record:
     others fill what it lacks; the author list is the first complete one, each author
     keeping every identifier any source gave (`planning.combined_authors`)."""
     ordered = sorted(works, key=lambda f: PRIORITY.index(f.source))
-    record = copy.deepcopy(ordered[0].record)
+    # a copy of the first record but for its authors, whose merged list (copies) replaces
+    # them below: deep-copying them first was most of a run's copying
+    record = copy.deepcopy(dataclasses.replace(ordered[0].record, authors=[]))
     origins = {
         item.name: origin(ordered[0])
         for item in dataclasses.fields(Record)
@@ -390,13 +392,13 @@ def fold(
                 outcome.works += 1
             if dry_run:
                 continue
-            if record is not None:
+            if record is not None:  # written with the others in `writes.flush`
                 described = _described(record)
                 # A work the lab may hold by title alone is offered for review as that
                 # paper's other version, never filled in unseen (a dataset of the same title
                 # would bring its DOI and year).
                 twin = next((maybe[i] for i in group if i in maybe), None)
-                existing = Candidate.objects.create(**described, version_of=twin)
+                existing = Candidate(**described, version_of=twin)
                 created.append((existing, members))
             # a known work keeps its status (a rejected one stays rejected) and gains the
             # identifiers and sources it lacked, and the people who have not disowned it
@@ -440,16 +442,21 @@ def _described(record: Record) -> dict[str, object]:
 
 
 class _Writes:
-    """The identifiers, provenances and people of a run's candidates, written in three
-    statements at the end, however many candidates the run touched. An identifier another
-    candidate already holds is left to it (the unique pair decides)."""
+    """The run's new candidates with their history rows, and the identifiers, provenances
+    and people of every candidate it touched, written in a few statements at the end
+    however many candidates the run made or touched (not two for each new one). An
+    identifier another candidate already holds is left to it (the unique pair decides)."""
 
     def __init__(self) -> None:
+        self.new: list[Candidate] = []
         self.ids: list[WorkId] = []
         self.provenances: list[Provenance] = []
-        self.people: list[Any] = []  # rows of Candidate.people's through model
+        self.people: list[tuple[Candidate, int]] = []  # (candidate, person pk)
 
     def add(self, candidate: Candidate, claims: list[tuple[Person, Found]], keys: set[Key]):
+        """`candidate` is a known one, or a new one not yet saved: `flush` creates it."""
+        if candidate.pk is None:
+            self.new.append(candidate)
         self.ids += [WorkId(candidate=candidate, kind=k, value=v[:500]) for k, v in sorted(keys)]
         self.provenances += [
             Provenance(
@@ -462,16 +469,20 @@ class _Writes:
             for person, found in claims
         ]
         if candidate.status == Candidate.Status.OPEN:
-            through = Candidate.people.through
-            self.people += [
-                through(candidate_id=candidate.pk, person_id=pk)
-                for pk in sorted({person.pk for person, _ in claims})
-            ]
+            self.people += [(candidate, pk) for pk in sorted({person.pk for person, _ in claims})]
 
     def flush(self) -> None:
+        # the new candidates first, their ids read back for the rows naming them; each gets
+        # its "+" history record as a save would (the request's user, if any)
+        if self.new:
+            bulk_create_with_history(self.new, Candidate, batch_size=_CHUNK)
         WorkId.objects.bulk_create(self.ids, ignore_conflicts=True)
         Provenance.objects.bulk_create(self.provenances, ignore_conflicts=True)
-        Candidate.people.through.objects.bulk_create(self.people, ignore_conflicts=True)
+        through = Candidate.people.through
+        Candidate.people.through.objects.bulk_create(
+            [through(candidate_id=candidate.pk, person_id=pk) for candidate, pk in self.people],
+            ignore_conflicts=True,
+        )
 
 
 def _link_versions(
@@ -480,7 +491,8 @@ def _link_versions(
     """A new work is linked to its other version, a lab paper or a candidate: a preprint to
     the one whose DOI it names, else one of the same title that is not a preprint; a
     published work to a preprint of the same title (a candidate of this run is left to link
-    itself). The other versions are looked up in one query per 100 new works, not one each."""
+    itself). The other versions are looked up in one query per 100 new works, not one each,
+    and the links written in one update (with a "~" history record each, as a save makes)."""
     works = []
     for candidate, members in created:
         record = Record.from_json(candidate.record)
@@ -494,6 +506,7 @@ def _link_versions(
     # this run's published works by the preprint DOI they name: such a preprint of this
     # run links to them (one link, from the preprint, as ever)
     named_by = {doi: c.pk for c, record, doi, _ in works if doi and not is_preprint(record)}
+    linked: list[Candidate] = []
     for start in range(0, len(works), _LINK_CHUNK):
         chunk = works[start : start + _LINK_CHUNK]
         query = Q()
@@ -548,4 +561,7 @@ def _link_versions(
             if paper is not None or twin is not None:
                 candidate.version_of = paper or candidate.version_of
                 candidate.version_of_candidate_id = twin
-                candidate.save(update_fields=["version_of", "version_of_candidate"])
+                linked.append(candidate)
+    fields = ["version_of", "version_of_candidate"]
+    if linked:
+        bulk_update_with_history(linked, Candidate, fields, batch_size=_CHUNK)
