@@ -52,6 +52,9 @@ _NOT_MERGED = {
     "authors",
     "origins",
 }
+# What merging reads of each record: names looked up once, not once a record
+_MERGED_FIELDS = tuple(f.name for f in dataclasses.fields(Record) if f.name not in _NOT_MERGED)
+_SOURCE_NAMES = dict(Source.choices)
 
 
 def is_preprint(record: Record) -> bool:
@@ -83,19 +86,15 @@ def merged_record(works: Iterable[Found]) -> Record:
     # them below: deep-copying them first was most of a run's copying
     record = copy.deepcopy(dataclasses.replace(ordered[0].record, authors=[]))
     origins = {
-        item.name: origin(ordered[0])
-        for item in dataclasses.fields(Record)
-        if item.name not in _NOT_MERGED and getattr(record, item.name) not in (None, "", [], {})
+        name: origin(ordered[0])
+        for name in _MERGED_FIELDS
+        if getattr(record, name) not in (None, "", [], {})
     }
     for other in ordered[1:]:
-        for item in dataclasses.fields(Record):
-            if item.name in _NOT_MERGED:
-                continue
-            if getattr(record, item.name) in (None, "", [], {}) and getattr(
-                other.record, item.name
-            ):
-                setattr(record, item.name, copy.deepcopy(getattr(other.record, item.name)))
-                origins[item.name] = origin(other)
+        for name in _MERGED_FIELDS:
+            if getattr(record, name) in (None, "", [], {}) and getattr(other.record, name):
+                setattr(record, name, copy.deepcopy(getattr(other.record, name)))
+                origins[name] = origin(other)
     registered = next(
         (
             f.record.kind
@@ -105,7 +104,7 @@ def merged_record(works: Iterable[Found]) -> Record:
         "",
     )
     planning.settle_kind(
-        record, [(dict(Source.choices)[f.source], f.record.kind) for f in ordered], registered
+        record, [(_SOURCE_NAMES[f.source], f.record.kind) for f in ordered], registered
     )
     if record.kind != ordered[0].record.kind:
         origins["kind"] = "the evidence"
@@ -399,7 +398,7 @@ def fold(
                 # would bring its DOI and year).
                 twin = next((maybe[i] for i in group if i in maybe), None)
                 existing = Candidate(**described, version_of=twin)
-                created.append((existing, members))
+                created.append((existing, members, record))
             # a known work keeps its status (a rejected one stays rejected) and gains the
             # identifiers and sources it lacked, and the people who have not disowned it
             assert existing is not None  # made above when the work was not known
@@ -407,7 +406,7 @@ def fold(
             writes.add(existing, claims, group_keys)
         writes.flush()
         _link_versions(created, lab)
-        outcome.created = [candidate.pk for candidate, _ in created]
+        outcome.created = [candidate.pk for candidate, _, _ in created]
         if dry_run:
             transaction.set_rollback(True)
     return outcome
@@ -486,7 +485,7 @@ class _Writes:
 
 
 def _link_versions(
-    created: Iterable[tuple[Candidate, list[tuple[Person, Found]]]], lab: LabPapers
+    created: Iterable[tuple[Candidate, list[tuple[Person, Found]], Record]], lab: LabPapers
 ) -> None:
     """A new work is linked to its other version, a lab paper or a candidate: a preprint to
     the one whose DOI it names, else one of the same title that is not a preprint; a
@@ -494,15 +493,14 @@ def _link_versions(
     itself). The other versions are looked up in one query per 100 new works, not one each,
     and the links written in one update (with a "~" history record each, as a save makes)."""
     works = []
-    for candidate, members in created:
-        record = Record.from_json(candidate.record)
+    for candidate, members, record in created:  # the record it was made of (`_described`)
         published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
         # a published work naming its preprint's DOI links it the same way round
         published_doi = published_doi or next(
             (f.preprint_doi for _, f in members if f.preprint_doi), ""
         )
         works.append((candidate, record, published_doi, title_key(record.title)))
-    new = {candidate.pk for candidate, _ in created}
+    new = {candidate.pk for candidate, _, _ in created}
     # this run's published works by the preprint DOI they name: such a preprint of this
     # run links to them (one link, from the preprint, as ever)
     named_by = {doi: c.pk for c, record, doi, _ in works if doi and not is_preprint(record)}
