@@ -82,9 +82,7 @@ def merged_record(works: Iterable[Found]) -> Record:
     others fill what it lacks; the author list is the first complete one, each author
     keeping every identifier any source gave (`planning.combined_authors`)."""
     ordered = sorted(works, key=lambda f: PRIORITY.index(f.source))
-    # a copy of the first record but for its authors, whose merged list (copies) replaces
-    # them below: deep-copying them first was most of a run's copying
-    record = copy.deepcopy(dataclasses.replace(ordered[0].record, authors=[]))
+    record = _copy_without_authors(ordered[0].record)
     origins = {
         name: origin(ordered[0])
         for name in _MERGED_FIELDS
@@ -117,6 +115,21 @@ def merged_record(works: Iterable[Found]) -> Record:
     record.origins = origins
     record.citation_count, record.citations_read_on, record.citations_source = None, None, ""
     return record
+
+
+def _copy_without_authors(record: Record) -> Record:
+    """A copy of `record` to merge into, but for its authors (the merged list, copies of
+    its own, replaces them): its lists and dicts copied deep, its other values shared (text,
+    numbers, dates and partial dates do not change in place). Deep-copying the whole record
+    was most of a run's copying."""
+    copied = copy.copy(record)
+    for name, value in vars(record).items():
+        if isinstance(value, list | dict) and value:
+            setattr(copied, name, copy.deepcopy(value))
+        elif isinstance(value, list | dict):
+            setattr(copied, name, type(value)())
+    copied.authors = []
+    return copied
 
 
 def origin(found: Found) -> str:
