@@ -32,6 +32,7 @@ has changed does nothing at all.
 import hashlib
 import html
 import json
+import os
 import re
 import subprocess
 import sys
@@ -198,9 +199,11 @@ def export_static(
 
 def _index_for_search(target: Path, result: Result) -> None:
     """Pagefind's index of the written pages (those whose <main> says data-pagefind-body),
-    built in a scratch folder and copied into PAGEFIND_DIR file by file: unchanged index
-    files are not rewritten, and files of an earlier index are removed."""
-    with tempfile.TemporaryDirectory() as scratch:
+    built in a scratch folder beside them and moved into PAGEFIND_DIR file by file:
+    unchanged index files are left as they are, and files of an earlier index are
+    removed."""
+    index = target / PAGEFIND_DIR
+    with tempfile.TemporaryDirectory(dir=target, prefix=".pagefind-") as scratch:
         command = [sys.executable, "-m", "pagefind", "--site", str(target)]
         command += ["--output-path", scratch, "--silent"]
         try:
@@ -210,11 +213,19 @@ def _index_for_search(target: Path, result: Result) -> None:
             return
         built = set()
         for path in sorted(Path(scratch).rglob("*")):
-            if path.is_file():
-                name = f"{PAGEFIND_DIR}/{path.relative_to(scratch).as_posix()}"
-                _write(target, name, path.read_bytes(), result)
-                built.add(name)
-    for path in sorted((target / PAGEFIND_DIR).rglob("*"), reverse=True):
+            if not path.is_file():
+                continue
+            relative = path.relative_to(scratch)  # Pagefind's own names, under the scratch
+            name = f"{PAGEFIND_DIR}/{relative.as_posix()}"
+            built.add(name)
+            placed = index / relative
+            if placed.is_file() and placed.read_bytes() == path.read_bytes():
+                result.unchanged.append(name)
+                continue
+            placed.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, placed)  # the same file system: a rename, not a copy
+            result.written.append(name)
+    for path in sorted(index.rglob("*"), reverse=True):
         name = path.relative_to(target).as_posix()
         if path.is_file() and name not in built:
             path.unlink()

@@ -70,8 +70,9 @@ def live_address(address):
 
 
 def canonical(page, address):
-    """The page with its filter form and the search index's marker (data-pagefind-body)
-    taken out, and every link resolved to the live address it stands for."""
+    """The page with its filter form and the search index's markers (data-pagefind-body,
+    and data-pagefind-ignore on what it leaves out) taken out, and every link resolved to
+    the live address it stands for."""
 
     def resolve(match):
         target = urljoin(f"http://lab{address}", html.unescape(match[1]))
@@ -86,6 +87,7 @@ def canonical(page, address):
         return f'="{live}{query}#{parts.fragment}"'
 
     page = FILTER.sub("", page).replace(" data-pagefind-body", "")
+    page = page.replace(" data-pagefind-ignore", "")
     return LINK.sub(lambda m: m[0].split("=")[0] + resolve(m), page)
 
 
