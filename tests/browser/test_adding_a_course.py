@@ -6,16 +6,10 @@ their roles, and on each teacher's profile with their own role."""
 import pytest
 
 from tests import factories
+from tests.browser.admin_forms import pick
 from website.models import Course, MenuItem
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _pick(page, select_id, text):
-    """A select2 autocomplete: open it, type, pick the match."""
-    page.click(f"#{select_id} + .select2")
-    page.locator(".select2-container--open .select2-search__field").fill(text)
-    page.locator(".select2-results__option[role=option]", has_text=text).click()
 
 
 def test_a_lab_admin_adds_a_course_with_two_teachers_in_their_roles(
@@ -38,10 +32,10 @@ def test_a_lab_admin_adds_a_course_with_two_teachers_in_their_roles(
     page.fill("#id_institution_en", "Tsinghua University")
     page.fill("#id_institution_zh_hans", "清华大学")
     page.fill("#id_syllabus_url", "https://example.org/llm-systems/syllabus/")
-    _pick(page, "id_teachers-0-person", "Feng Ren")
+    pick(page, "id_teachers-0-person", "Feng Ren")
     page.select_option("#id_teachers-0-role", "assistant")
     page.locator(".add-row a").click()
-    _pick(page, "id_teachers-1-person", "Teng Ma")
+    pick(page, "id_teachers-1-person", "Teng Ma")
     page.select_option("#id_teachers-1-role", "guest")
     page.fill("#id_teachers-1-position", "2")
     page.check("#id_is_published")

@@ -12,6 +12,7 @@ import pytest
 from people.models import Person
 from publications.models import Publication
 from tests import factories
+from tests.browser.admin_forms import pick
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,9 +44,8 @@ class Hands:
 
     def choose(self, select_id, text):
         """A select2 autocomplete: open it, type, pick the match (one field, two clicks)."""
-        self.click(f"#{select_id} + .select2")
-        self.page.locator(".select2-container--open .select2-search__field").fill(text)
-        self.click(".select2-results__option[role=option]", has_text=text)
+        pick(self.page, select_id, text)
+        self.clicks += 2
         self.fields += 1
 
     def save(self, button="_continue"):

@@ -11,18 +11,11 @@ from django.contrib.auth.models import Group
 
 from media.models import MediaItem
 from tests import factories
+from tests.browser.admin_forms import pick
 from tests.browser.visitors import serve_media
 from website.models import Post
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _pick(page, field, text):
-    """Choose `text` in the admin's autocomplete (select2) for `field`."""
-    page.click(f"#id_{field} + .select2 .select2-selection")
-    page.keyboard.type(text)
-    page.locator(".select2-results__option--highlighted", has_text=text).wait_for()
-    page.keyboard.press("Enter")
 
 
 def _signed_in(browser, live_server, username, group):
@@ -85,9 +78,9 @@ def test_a_post_with_a_featured_image_and_tags_in_both_languages_and_sizes(
     gallery = "\n\n![The retreat](media:gallery/retreat)\n"
     page.fill("#id_body_en", "The cluster serves **Mooncake** experiments from today." + gallery)
     page.fill("#id_body_zh_hans", "集群从今天起运行 **Mooncake** 实验。" + gallery)
-    _pick(page, "featured_image", "cluster")
-    _pick(page, "tags", "memory")
-    _pick(page, "tags", "llm")
+    pick(page, "id_featured_image", "cluster")
+    pick(page, "id_tags", "memory")
+    pick(page, "id_tags", "llm")
     page.check("#id_is_published")
     page.click("input[name=_save]")
     page.wait_for_load_state()

@@ -11,6 +11,7 @@ import pytest
 
 from media.models import Gallery, MediaItem
 from tests import factories
+from tests.browser.admin_forms import pick
 from tests.browser.visitors import (
     RECORD_VIOLATIONS,
     answer_video_players,
@@ -109,14 +110,6 @@ IMAGES = {
 }
 
 
-def _pick(page, field, text):
-    """Choose `text` in the admin's autocomplete (select2) for `field`."""
-    page.click(f"#id_{field} + .select2 .select2-selection")
-    page.keyboard.type(text)
-    page.locator(".select2-results__option--highlighted", has_text=text).wait_for()
-    page.keyboard.press("Enter")
-
-
 def _saved(page):
     page.click("input[name=_save]")
     page.wait_for_load_state()
@@ -147,7 +140,7 @@ def _upload_the_images_and_write_the_page(page, base, tmp_path):
     page.fill("#id_name", "spring-2026")
     for row, name in enumerate(IMAGES):
         page.fill(f"#id_entries-{row}-position", str(row + 1))
-        _pick(page, f"entries-{row}-item", name)
+        pick(page, f"id_entries-{row}-item", name)
     _saved(page)
 
     page.goto(base + "/admin/website/page/add/")
