@@ -7,7 +7,7 @@ the stored page), never the worker.
 until gunicorn kills it. So each statement (and Django's check that a kept connection still
 works) is noted with its deadline, and one watcher thread per process shuts the socket of a
 statement past it: the driver then fails at once, as for a dropped connection, which the
-site already answers (labsite/outages.py, labsite/page_cache.py). For RETRY seconds after,
+site already answers (labsite/outages.py, labsite/page_cache/). For RETRY seconds after,
 a new connection is refused at once rather than waiting `connect_timeout` again. Installed
 by the web entry point (labsite/wsgi.py) only: the task worker and commands may run long
 statements."""

@@ -6,7 +6,7 @@ from django.db import models
 
 
 class ContentVersion(models.Model):
-    """Where the content version starts (labsite/page_cache.py): one row, written once, from
+    """Where the content version starts (labsite/page_cache/): one row, written once, from
     the clock, when the table is new or was emptied, so no number stored before can come
     back. It is never updated, so no change waits on it."""
 
@@ -22,7 +22,7 @@ class ContentVersion(models.Model):
 
 
 class ContentChange(models.Model):
-    """One row a change to the content adds (labsite/page_cache.py): the content version is
+    """One row a change to the content adds (labsite/page_cache/): the content version is
     the start plus the highest row's id. Rows are only ever added, so changes never wait on
     one another for it, however long one of them takes."""
 

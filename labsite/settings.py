@@ -58,7 +58,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: a page served from the cache needs none of the rest (labsite/page_cache.py).
+    # First: a page served from the cache needs none of the rest (labsite/page_cache/).
     "labsite.page_cache.PublicPageCacheMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -131,7 +131,7 @@ elif _SQLITE:
     # when the task worker wrote meanwhile.
     _options.setdefault("transaction_mode", "IMMEDIATE")
 # On PostgreSQL each web worker listens for the content version's moves rather than reading
-# it on every cache hit (labsite/version_push.py); off behind a pooler that cannot LISTEN.
+# it on every cache hit (labsite/page_cache/push.py); off behind a pooler that cannot LISTEN.
 CONTENT_VERSION_PUSH = env.bool("CONTENT_VERSION_PUSH", default=True)
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600 if _SQLITE else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -141,7 +141,7 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # Sites (or test runs) sharing one cache server keep apart by a prefix of their own.
 CACHES["default"]["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="")
 if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
-    # Room for whole public pages (labsite/page_cache.py), about 100 MB at most for pages
+    # Room for whole public pages (labsite/page_cache/), about 100 MB at most for pages
     # of typical size; Redis is sized by its own configuration (maxmemory, allkeys-lru).
     CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 1000)
 # Public pages served whole from the cache to anonymous visitors until content changes (on
@@ -153,11 +153,11 @@ PAGE_CACHE = env.bool(
 # A lab of one: the slug of the member whose profile is the site's home page (the team
 # page goes away, the menu is theirs). Empty: a lab's site.
 PERSONAL_SITE = env.str("PERSONAL_SITE", default="")
-# Seconds a worker skips a cache server that failed to answer (labsite/cache_breaker.py).
+# Seconds a worker skips a cache server that failed to answer (labsite/page_cache/breaker.py).
 CACHE_SKIP_SECONDS = env.int("CACHE_SKIP_SECONDS", default=30)
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     # A cache server that hangs costs one request two seconds, not every page nor the worker.
-    CACHES["default"]["BACKEND"] = "labsite.cache_breaker.RedisCache"
+    CACHES["default"]["BACKEND"] = "labsite.page_cache.breaker.RedisCache"
 if "redis" in CACHES["default"]["BACKEND"].lower():
     CACHES["default"].setdefault("OPTIONS", {})
     CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", 2)

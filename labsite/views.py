@@ -215,7 +215,7 @@ def _cache_check():
         kept = cache.get(key) == "ok"
         cache.delete(key)
     except Exception as error:  # any failure is the answer, not a 500
-        # The breaker's refusal (labsite/cache_breaker.py) says why; others are named.
+        # The breaker's refusal (labsite/page_cache/breaker.py) says why; others are named.
         return f"error: {error if getattr(error, 'cache_skipped', False) else type(error).__name__}"
     return "ok" if kept else "error: value not kept"
 

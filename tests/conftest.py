@@ -17,7 +17,8 @@ from django.utils import translation
 
 from core import content
 from lab.models import LabSettings, forget_loaded_settings
-from labsite import page_cache, version_push
+from labsite import page_cache
+from labsite.page_cache import push
 from labsite.pages.cv import PDF_FOLDER
 from labsite.views import close_health_connections
 from tests.factories import PersonFactory
@@ -51,12 +52,12 @@ def _clear_cache():
     """Each test starts from its own database state, with nothing cached from another."""
     cache.clear()
     page_cache.recent_pages.clear()
-    version_push.listener.forget()
+    push.listener.forget()
     forget_loaded_settings()
     yield
     cache.clear()
     page_cache.recent_pages.clear()
-    version_push.listener.forget()  # its connection would hold the test database open
+    push.listener.forget()  # its connection would hold the test database open
     close_health_connections()  # so would the health check's
     # A request to a Chinese page leaves Chinese active in this thread, as in any worker
     # (the next request sets its own); the next test starts in English.

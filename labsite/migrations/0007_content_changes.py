@@ -1,5 +1,5 @@
 """The content version moves by adding rows to a change log instead of updating one row
-(labsite/page_cache.py); its start is written now, from the clock, so pages need not."""
+(labsite/page_cache/); its start is written now, from the clock, so pages need not."""
 
 import time
 

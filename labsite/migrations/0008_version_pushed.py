@@ -1,6 +1,6 @@
 """On PostgreSQL, whatever moves the content version (a row added to or removed from its two
 tables, by the site, a restore, a flush or by hand) notifies the channel `labsite_content`
-when it commits: each web worker listens (labsite/version_push.py) and reads the version
+when it commits: each web worker listens (labsite/page_cache/push.py) and reads the version
 again only then, not on every cache hit. Nothing on SQLite, which has no such channel."""
 
 from django.db import migrations

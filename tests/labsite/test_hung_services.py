@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from labsite import cache_breaker
+from labsite.page_cache import breaker as cache_breaker
 from tests import served
 
 PROFILE = "/people/teng-ma/"
@@ -43,7 +43,7 @@ def hung_cache(settings, hung):
     cache_breaker._skip_until.clear()
     settings.CACHES = {
         "default": {
-            "BACKEND": "labsite.cache_breaker.RedisCache",
+            "BACKEND": "labsite.page_cache.breaker.RedisCache",
             "LOCATION": f"redis://{address}/0",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }

@@ -1,5 +1,5 @@
 """On PostgreSQL a cache hit asks the database nothing while nothing has moved the content
-version: each worker listens for the version's moves (labsite/version_push.py). A change
+version: each worker listens for the version's moves (labsite/page_cache/push.py). A change
 committed by another connection is served once its notice comes; without the listening
 connection (lost, or turned off) every hit reads the version as before."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from lab.models import LabSettings
-from labsite import page_cache
+from labsite.page_cache import version
 from people.models import Person
 from tests import factories
 
@@ -50,13 +50,13 @@ def version_reads(monkeypatch):
     """How many times the version was read from the database (on the driver's own cursor,
     which Django's query log does not see)."""
     reads = []
-    read = page_cache._committed_version
+    read = version._committed_version
 
     def counted():
         reads.append(1)
         return read()
 
-    monkeypatch.setattr(page_cache, "_committed_version", counted)
+    monkeypatch.setattr(version, "_committed_version", counted)
     return reads
 
 
