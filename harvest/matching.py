@@ -14,6 +14,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import Prefetch, Q
@@ -279,6 +280,14 @@ def _stored_doi(candidate: Candidate) -> str:
     return str(candidate.record.get("doi") or "")
 
 
+def _may_be(found: Found, candidate: Candidate) -> bool:
+    """Whether the work may be the stored candidate of its title, one of them undated: an
+    author's family name in common, and no DOI saying otherwise."""
+    return bool(_families(found.record) & _stored_families(candidate)) and not _other_doi(
+        found, _stored_doi(candidate)
+    )
+
+
 def _undated_key(found: Found) -> Key | None:
     """The title id an undated twin of this dated work is stored under ("title|")."""
     key = title_key(found.record.title)
@@ -315,9 +324,7 @@ def _twin_of(
                 value.endswith("|preprint") != is_preprint(found.record)
             ):
                 continue  # both dated: their title ids would have matched already
-            if _families(found.record) & _stored_families(candidate) and not _other_doi(
-                found, _stored_doi(candidate)
-            ):
+            if _may_be(found, candidate):
                 return candidate
     return None
 
@@ -347,82 +354,125 @@ def fold(
     (the lab's harvested kinds), a new work whose kind, once the sources' evidence is
     weighed, is another is left out and counted by kind (a work no source gives a kind is
     not: its reviewer decides)."""
-    wanted = None if kinds is None else set(kinds)
-    outcome = Outcome()
-    works = [found for _, found in pairs]
-    lab = LabPapers(works)
-    to_fill: dict[int, tuple[Publication, list[Found]]] = {}
-    rest: list[int] = []
-    maybe: dict[int, Publication] = {}  # position → the lab's paper it may be, by title
-    for position, found in enumerate(works):
-        paper = lab.find(found)
-        if paper is None:
-            rest.append(position)
-            if (twin := lab.by_title_alone(found)) is not None:
-                maybe[position] = twin
-            continue
-        outcome.matched[origin(found)] += 1
-        to_fill.setdefault(paper.pk, (paper, []))[1].append(found)
-    groups = [[rest[i] for i in group] for group in _groups([works[i] for i in rest])]
-    loose = {i: _undated_key(works[i]) for i in rest if works[i].record.date is not None}
-    dated_keys = {key for key in loose.values() if key is not None}
-    known = _known({key for i in rest for key in keys_of(works[i])} | dated_keys)
-    twins = _undated_twins([works[i] for i in rest if works[i].record.date is None])
-    disowned = set(
-        Candidate.not_people.through.objects.filter(
-            candidate__in={c.pk for c in known.values()}
-        ).values_list("candidate_id", "person_id")
-    )
-    writes = _Writes()
+    run = _Run(pairs, kinds, dry_run)
     with transaction.atomic():
-        if to_fill:
-            _fill_papers(to_fill.values(), outcome, dry_run)
-        created = []
-        for group in groups:
-            members = [pairs[i] for i in group]
-            group_keys = {key for _, found in members for key in keys_of(found)}
-            existing = next((known[k] for k in sorted(group_keys) if k in known), None)
-            if existing is None:  # one of them undated: the title, and an author in common
-                existing = next(
-                    (
-                        known[key]
-                        for i in group
-                        if (key := loose.get(i)) in known
-                        and _families(works[i].record) & _stored_families(known[key])
-                        and not _other_doi(works[i], _stored_doi(known[key]))
-                    ),
-                    None,
-                ) or _twin_of(members, twins)
-            record = merged_record(found for _, found in members) if existing is None else None
-            if record is not None and wanted is not None and record.kind not in wanted | {""}:
-                outcome.left_out[record.kind] += 1
-                continue
-            counts = outcome.new if existing is None else outcome.matched
-            for _, found in members:
-                counts[origin(found)] += 1
-            if existing is None:
-                outcome.works += 1
-            if dry_run:
-                continue
-            if record is not None:  # written with the others in `writes.flush`
-                described = _described(record)
-                # A work the lab may hold by title alone is offered for review as that
-                # paper's other version, never filled in unseen (a dataset of the same title
-                # would bring its DOI and year).
-                twin = next((maybe[i] for i in group if i in maybe), None)
-                existing = Candidate(**described, version_of=twin)
-                created.append((existing, members, record))
-            # a known work keeps its status (a rejected one stays rejected) and gains the
-            # identifiers and sources it lacked, and the people who have not disowned it
-            assert existing is not None  # made above when the work was not known
-            claims = [(p, f) for p, f in members if (existing.pk, p.pk) not in disowned]
-            writes.add(existing, claims, group_keys)
-        writes.flush()
-        _link_versions(created, lab)
-        outcome.created = [candidate.pk for candidate, _, _ in created]
+        if run.to_fill:
+            _fill_papers(run.to_fill.values(), run.outcome, dry_run)
+        for group in run.groups:
+            run.take(group)
+        run.writes.flush()
+        _link_versions(run.created, run.lab)
+        run.outcome.created = [candidate.pk for candidate, _, _ in run.created]
         if dry_run:
             transaction.set_rollback(True)
-    return outcome
+    return run.outcome
+
+
+class _Run:
+    """One fold's works, sorted before anything is written: those one of the lab's papers
+    is (to fill), and the others in groups of one work each, with what is already stored of
+    them (the candidates holding their identifiers, their undated twins, who disowned
+    which) read in a few queries, not one a group."""
+
+    def __init__(
+        self, pairs: list[tuple[Person, Found]], kinds: Iterable[str] | None, dry_run: bool
+    ) -> None:
+        self.pairs, self.dry_run = pairs, dry_run
+        self.wanted = None if kinds is None else set(kinds)
+        self.outcome = Outcome()
+        self.works = [found for _, found in pairs]
+        self.lab = LabPapers(self.works)
+        self.to_fill: dict[int, tuple[Publication, list[Found]]] = {}
+        self.maybe: dict[int, Publication] = {}  # position → the lab's paper it may be, by title
+        rest = self._sort()
+        works = self.works
+        self.groups = [[rest[i] for i in group] for group in _groups([works[i] for i in rest])]
+        self.loose = {i: _undated_key(works[i]) for i in rest if works[i].record.date is not None}
+        dated_keys = {key for key in self.loose.values() if key is not None}
+        self.known = _known({key for i in rest for key in keys_of(works[i])} | dated_keys)
+        self.twins = _undated_twins([works[i] for i in rest if works[i].record.date is None])
+        self.disowned = set(
+            Candidate.not_people.through.objects.filter(
+                candidate__in={c.pk for c in self.known.values()}
+            ).values_list("candidate_id", "person_id")
+        )
+        self.writes = _Writes()
+        self.created: list[tuple[Candidate, list[tuple[Person, Found]], Record]] = []
+
+    def _sort(self) -> list[int]:
+        """The positions of the works no lab paper is by identifier; the others are counted
+        as matched and kept to fill their paper."""
+        rest: list[int] = []
+        for position, found in enumerate(self.works):
+            paper = self.lab.find(found)
+            if paper is None:
+                rest.append(position)
+                if (twin := self.lab.by_title_alone(found)) is not None:
+                    self.maybe[position] = twin
+                continue
+            self.outcome.matched[origin(found)] += 1
+            self.to_fill.setdefault(paper.pk, (paper, []))[1].append(found)
+        return rest
+
+    def take(self, group: list[int]) -> None:
+        """Count a group's works as matched or new (a new one of a kind not wanted left out)
+        and, unless a dry run, add them to their candidate, made if new."""
+        members = [self.pairs[i] for i in group]
+        group_keys = {key for _, found in members for key in keys_of(found)}
+        candidate = self._existing(group, members, group_keys)
+        if candidate is None:
+            record = merged_record(found for _, found in members)
+            if self.wanted is not None and record.kind not in self.wanted | {""}:
+                self.outcome.left_out[record.kind] += 1
+                return
+            _count(self.outcome.new, members)
+            self.outcome.works += 1
+            if self.dry_run:
+                return
+            candidate = self._new_candidate(group, members, record)
+        else:
+            _count(self.outcome.matched, members)
+            if self.dry_run:
+                return
+        # a known work keeps its status (a rejected one stays rejected) and gains the
+        # identifiers and sources it lacked, and the people who have not disowned it
+        claims = [(p, f) for p, f in members if (candidate.pk, p.pk) not in self.disowned]
+        self.writes.add(candidate, claims, group_keys)
+
+    def _existing(
+        self, group: list[int], members: list[tuple[Person, Found]], group_keys: set[Key]
+    ) -> Candidate | None:
+        """The stored candidate the group's works are: by an identifier, else (one of them
+        undated) by the title and an author in common."""
+        known = self.known
+        existing = next((known[k] for k in sorted(group_keys) if k in known), None)
+        if existing is not None:
+            return existing
+        return next(
+            (
+                known[key]
+                for i in group
+                if (key := self.loose.get(i)) in known and _may_be(self.works[i], known[key])
+            ),
+            None,
+        ) or _twin_of(members, self.twins)
+
+    def _new_candidate(
+        self, group: list[int], members: list[tuple[Person, Found]], record: Record
+    ) -> Candidate:
+        """The group's new candidate, not yet saved: written with the others in
+        `writes.flush`. A work the lab may hold by title alone is offered for review as that
+        paper's other version, never filled in unseen (a dataset of the same title would
+        bring its DOI and year)."""
+        twin = next((self.maybe[i] for i in group if i in self.maybe), None)
+        candidate = Candidate(**_described(record), version_of=twin)
+        self.created.append((candidate, members, record))
+        return candidate
+
+
+def _count(counts: dict[str, int], members: list[tuple[Person, Found]]) -> None:
+    for _, found in members:
+        counts[origin(found)] += 1
 
 
 def _fill_papers(
@@ -505,74 +555,100 @@ def _link_versions(
     published work to a preprint of the same title (a candidate of this run is left to link
     itself). The other versions are looked up in one query per 100 new works, not one each,
     and the links written in one update (with a "~" history record each, as a save makes)."""
-    works = []
-    for candidate, members, record in created:  # the record it was made of (`_described`)
-        published_doi = next((f.published_doi for _, f in members if f.published_doi), "")
-        # a published work naming its preprint's DOI links it the same way round
-        published_doi = published_doi or next(
-            (f.preprint_doi for _, f in members if f.preprint_doi), ""
-        )
-        works.append((candidate, record, published_doi, title_key(record.title)))
+    works = [_NewWork.of(candidate, members, record) for candidate, members, record in created]
     new = {candidate.pk for candidate, _, _ in created}
     # this run's published works by the preprint DOI they name: such a preprint of this
     # run links to them (one link, from the preprint, as ever)
-    named_by = {doi: c.pk for c, record, doi, _ in works if doi and not is_preprint(record)}
+    named_by = {w.named_doi: w.candidate.pk for w in works if w.named_doi and not w.preprint}
     linked: list[Candidate] = []
     for start in range(0, len(works), _LINK_CHUNK):
         chunk = works[start : start + _LINK_CHUNK]
-        query = Q()
-        for _, _, published_doi, key in chunk:
-            if published_doi:
-                query |= Q(kind=WorkId.Kind.DOI, value=published_doi)
-            if key:
-                query |= Q(kind=WorkId.Kind.TITLE, value__startswith=f"{key}|")
-        rows = (
-            list(
-                WorkId.objects.filter(query)
-                .order_by("kind", "pk")  # "doi" before "title"
-                .values_list("kind", "value", "candidate_id")
-            )
-            if query
-            else []
-        )
-        for candidate, record, published_doi, key in chunk:
-            if is_preprint(record):
-                paper = lab.published_version(record, published_doi)
-                twins: Iterable[int] = itertools.chain(
-                    [named_by[record.doi]] if record.doi in named_by else [],
-                    (
-                        candidate_id
-                        for kind, value, candidate_id in rows
-                        if (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
-                        or (
-                            kind == WorkId.Kind.TITLE
-                            and key
-                            and value.startswith(f"{key}|")
-                            and not value.endswith("|preprint")
-                        )
-                    ),
-                )
-            else:  # `published_doi` is here the preprint's, which the work names
-                paper = lab.by_doi.get(published_doi) or lab.preprint_version(record)
-                twins = (
-                    candidate_id
-                    for kind, value, candidate_id in rows
-                    if candidate_id not in new  # a preprint of this run links itself
-                    and (
-                        (kind == WorkId.Kind.DOI and published_doi and value == published_doi)
-                        or (
-                            kind == WorkId.Kind.TITLE
-                            and key
-                            and value.startswith(f"{key}|")
-                            and value.endswith("|preprint")
-                        )
-                    )
-                )
-            twin = next((pk for pk in twins if pk != candidate.pk), None)
+        rows = _stored_versions(chunk)
+        for work in chunk:
+            paper = _lab_version(work, lab)
+            twin = _candidate_version(work, rows, named_by, new)
             if paper is not None or twin is not None:
-                candidate.version_of = paper or candidate.version_of
-                candidate.version_of_candidate_id = twin
-                linked.append(candidate)
+                work.candidate.version_of = paper or work.candidate.version_of
+                work.candidate.version_of_candidate_id = twin
+                linked.append(work.candidate)
     fields = ["version_of", "version_of_candidate"]
     if linked:
         bulk_update_with_history(linked, Candidate, fields, batch_size=_CHUNK)
+
+
+class _NewWork(NamedTuple):
+    """A new candidate as `_link_versions` reads it: the record it was made of
+    (`_described`), the DOI of its other version that its sources name, and its title key."""
+
+    candidate: Candidate
+    record: Record
+    # a preprint's published version, or (a published work naming its preprint's DOI
+    # links it the same way round) a published work's preprint
+    named_doi: str
+    key: str
+
+    @classmethod
+    def of(
+        cls, candidate: Candidate, members: list[tuple[Person, Found]], record: Record
+    ) -> "_NewWork":
+        named_doi = next((f.published_doi for _, f in members if f.published_doi), "")
+        named_doi = named_doi or next((f.preprint_doi for _, f in members if f.preprint_doi), "")
+        return cls(candidate, record, named_doi, title_key(record.title))
+
+    @property
+    def preprint(self) -> bool:
+        return is_preprint(self.record)
+
+    def names(self, kind: str, value: str) -> bool:
+        """Whether a stored identifier is its other version's: the DOI it names, or its
+        title as the other version's (a preprint's published version, or the reverse)."""
+        if kind == WorkId.Kind.DOI:
+            return bool(self.named_doi) and value == self.named_doi
+        return (
+            kind == WorkId.Kind.TITLE
+            and bool(self.key)
+            and value.startswith(f"{self.key}|")
+            and value.endswith("|preprint") != self.preprint
+        )
+
+
+def _stored_versions(chunk: list[_NewWork]) -> list[tuple[str, str, int]]:
+    """(kind, value, candidate pk) of the stored identifiers the works' other versions may
+    hold: the DOIs they name, their titles in any year (one query)."""
+    query = Q()
+    for work in chunk:
+        if work.named_doi:
+            query |= Q(kind=WorkId.Kind.DOI, value=work.named_doi)
+        if work.key:
+            query |= Q(kind=WorkId.Kind.TITLE, value__startswith=f"{work.key}|")
+    if not query:
+        return []
+    return list(
+        WorkId.objects.filter(query)
+        .order_by("kind", "pk")  # "doi" before "title"
+        .values_list("kind", "value", "candidate_id")
+    )
+
+
+def _lab_version(work: _NewWork, lab: LabPapers) -> Publication | None:
+    """The lab's paper that is the work's other version."""
+    if work.preprint:
+        return lab.published_version(work.record, work.named_doi)
+    # `named_doi` is here the preprint's, which the work names
+    return lab.by_doi.get(work.named_doi) or lab.preprint_version(work.record)
+
+
+def _candidate_version(
+    work: _NewWork, rows: list[tuple[str, str, int]], named_by: dict[str, int], new: set[int]
+) -> int | None:
+    """The candidate that is the work's other version: for a preprint, first a published
+    work of this run naming its DOI; for a published work, never one of this run (a
+    preprint of this run links itself)."""
+    twins: Iterable[int]
+    if work.preprint:
+        named = [named_by[work.record.doi]] if work.record.doi in named_by else []
+        stored = (pk for kind, value, pk in rows if work.names(kind, value))
+        twins = itertools.chain(named, stored)
+    else:
+        twins = (pk for kind, value, pk in rows if pk not in new and work.names(kind, value))
+    return next((pk for pk in twins if pk != work.candidate.pk), None)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from lab.models import LabSettings
 from people.models import Person
 from publications import roles as authorship_roles
-from publications.models import Publication, printed_names
+from publications.models import Authorship, Publication, printed_names
 
 PROFILE, LIST, DETAIL, FEED, EXPORT, CV = "profile", "list", "detail", "feed", "export", "cv"
 SHORTENED_IN = {PROFILE, LIST}
@@ -182,49 +182,8 @@ def author_list(
     """
     lab = lab or LabSettings.load()
     rows = list(publication.authorships.all())
-    marker = markers(lab)
-    # A paper's own page, feeds aside, has room for the names as stored; lists follow the
-    # lab's style.
-    full_names = (
-        context in (EXPORT, DETAIL) or lab.author_name_style == LabSettings.AuthorNameStyle.FULL
-    )
-    affiliations = []
-    names = []
-    for index, row in enumerate(rows):
-        if row.is_unlisted:
-            last = index == len(rows) - 1
-            end = gettext("and others") if context == DETAIL else gettext("et al.")
-            text = end if last else "…"
-            names.append(Name(text, is_gap=True))
-            continue
-        shown_markers: tuple[Marker, ...] = ()
-        if row.is_equal_contribution or row.is_corresponding:
-            shown_markers = tuple(marker[r] for r, on in ((EQUAL, row.is_equal_contribution),
-                                  (CORRESPONDING, row.is_corresponding)) if on)  # fmt: skip
-        numbers: tuple[int, ...] = ()
-        if context == DETAIL and row.affiliation:
-            if row.affiliation not in affiliations:
-                affiliations.append(row.affiliation)
-            numbers = (affiliations.index(row.affiliation) + 1,)
-        is_context = person is not None and row.person_id == person.pk
-        linked = row.person if row.person is not None and row.person.has_page else None
-        if context == EXPORT or (is_context and context in (PROFILE, CV)):
-            linked = None
-        full, short = printed_names(row.given_name, row.family_name, row.suffix)
-        names.append(
-            Name(
-                full if full_names else short,
-                row.given_name,
-                row.family_name,
-                linked.get_absolute_url() if linked is not None else "",
-                row.orcid or (row.person.orcid if row.person else ""),
-                is_context,
-                False,
-                shown_markers,
-                numbers,
-                row.suffix,
-            )
-        )
+    printer = _Printer(context, person, lab)
+    names = [printer.name(row, last=index == len(rows) - 1) for index, row in enumerate(rows)]
     shortened = False
     limit = lab.authors_shorten_above
     if context in SHORTENED_IN and limit and len(rows) > limit:
@@ -237,9 +196,66 @@ def author_list(
         legend=[used[code] for code in MEANINGS if code in used],
         badges=[role.badge for role in authorship_roles.ROLES if role.slug in held],
         roles=held,
-        affiliations=affiliations,
+        affiliations=printer.affiliations,
         is_shortened=shortened,
     )
+
+
+class _Printer:
+    """How one list prints each of its rows for its context: the names in the lab's style,
+    the markers, the link or highlight, and the affiliations numbered as they first come."""
+
+    def __init__(self, context: str, person: Person | None, lab: LabSettings) -> None:
+        self.context, self.person = context, person
+        self.markers = markers(lab)
+        # A paper's own page, feeds aside, has room for the names as stored; lists follow
+        # the lab's style.
+        self.full_names = (
+            context in (EXPORT, DETAIL) or lab.author_name_style == LabSettings.AuthorNameStyle.FULL
+        )
+        self.affiliations: list[str] = []
+
+    def name(self, row: Authorship, last: bool) -> Name:
+        """The row's name, or for unlisted authors "…" ("et al." or "and others" last)."""
+        if row.is_unlisted:
+            end = gettext("and others") if self.context == DETAIL else gettext("et al.")
+            return Name(end if last else "…", is_gap=True)
+        is_context = self.person is not None and row.person_id == self.person.pk
+        linked = self._linked(row, is_context)
+        full, short = printed_names(row.given_name, row.family_name, row.suffix)
+        return Name(
+            full if self.full_names else short,
+            row.given_name,
+            row.family_name,
+            linked.get_absolute_url() if linked is not None else "",
+            row.orcid or (row.person.orcid if row.person else ""),
+            is_context,
+            False,
+            self._markers(row),
+            self._numbers(row),
+            row.suffix,
+        )
+
+    def _linked(self, row: Authorship, is_context: bool) -> Person | None:
+        """The lab member whose profile the name links to: none in exports, nor for the
+        person a profile or CV is about."""
+        if self.context == EXPORT or (is_context and self.context in (PROFILE, CV)):
+            return None
+        return row.person if row.person is not None and row.person.has_page else None
+
+    def _markers(self, row: Authorship) -> tuple[Marker, ...]:
+        if not (row.is_equal_contribution or row.is_corresponding):
+            return ()
+        on = ((EQUAL, row.is_equal_contribution), (CORRESPONDING, row.is_corresponding))
+        return tuple(self.markers[code] for code, shown in on if shown)
+
+    def _numbers(self, row: Authorship) -> tuple[int, ...]:
+        """The row's affiliation number, on detail pages only."""
+        if self.context != DETAIL or not row.affiliation:
+            return ()
+        if row.affiliation not in self.affiliations:
+            self.affiliations.append(row.affiliation)
+        return (self.affiliations.index(row.affiliation) + 1,)
 
 
 def _shorten(names: list[Name], keep: int) -> list[Name]:
