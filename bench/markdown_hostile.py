@@ -96,9 +96,10 @@ def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
     django_on_scratch_database(migrate=False)
     from core import markup
+    from core.markup.writer import Writer
 
     def labsite(text):
-        rendered = markup._Writer(text, 2, True).write()
+        rendered = Writer(source=text, first_heading=2, toc=True).write()
         return markup.sanitize_html(rendered.html, markup.PAGE_TAGS)
 
     renderers = {"labsite now": labsite}

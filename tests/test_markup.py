@@ -1,4 +1,4 @@
-"""The one Markdown renderer (core/markup.py): hostile text is bounded at save and cheap to
+"""The one Markdown renderer (core/markup/): hostile text is bounded at save and cheap to
 show, and Markdown as people write it elsewhere (nested lists, footnotes, tables, headings,
 code, math, video, images) comes out as they expect, sanitised."""
 
