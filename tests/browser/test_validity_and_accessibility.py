@@ -110,7 +110,7 @@ def page_types(transactional_db):
     return english + ["/zh-hans" + url for url in english]
 
 
-# What a lab writes in a text besides words, through the one renderer (core/markup.py): a
+# What a lab writes in a text besides words, through the one renderer (core/markup/): a
 # figure and a gallery from the media library, formulas, code with its language, a video
 # and a table; written into every text of a page type that shows one, in both languages.
 RICH_TEXT = r"""
