@@ -276,6 +276,12 @@ def is_hidden(front: dict[str, Any]) -> bool:
     )
 
 
+def mapping_of(values: dict[str, Any], key: str) -> dict[str, Any]:
+    """The mapping `values` holds under `key`: {} where it holds none (or a list, a text)."""
+    found = values.get(key)
+    return found if isinstance(found, dict) else {}
+
+
 def read_publications(site: Site, path: Path) -> None:
     """A BibTeX file's papers, as the BibTeX importer reads them; an invalid DOI, optional, is
     dropped and named rather than holding its paper back."""

@@ -148,12 +148,7 @@ def _about(site: Site, owner: SitePerson, path: Path) -> None:
     owner.title = plain(front.get("subtitle"))[:200]
     profile = front.get("profile") or {}
     if isinstance(profile, dict):
-        if profile.get("image"):
-            owner.photo = inside(site, str(profile["image"]), *IMAGES)
-            if owner.photo is None:
-                site.no_home.append(
-                    f"{owner.source}: the photo {profile['image']} (not in the folder)"
-                )
+        _photo(site, owner, profile.get("image"))
         if profile.get("more_info"):
             site.no_home.append(f"{owner.source}: profile.more_info (an address block)")
     experiences = front.get("experiences") or {}
@@ -211,15 +206,33 @@ def _socials(site: Site, owner: SitePerson, socials: dict[str, Any], source: str
         if key == "email":
             owner.email = owner.email or str(value)
         elif key in SOCIALS:
-            # some sites give the whole address where the key asks for a user name
-            url = web_url(value) or SOCIALS[key].format(value)
-            add_link(owner, SOCIAL_LABELS.get(key, key), url) or site.no_home.append(
-                f"{source}: {key} ({value})"
-            )
+            label, url = SOCIAL_LABELS.get(key, key), _social_url(value, SOCIALS[key])
+            _link_or_name(site, owner, label, url, f"{source}: {key} ({value})")
         elif isinstance(value, dict) and web_url(value.get("url")):
             add_link(owner, str(value.get("title") or key), value["url"])
         else:
             site.no_home.append(f"{source}: {key}")
+
+
+def _social_url(value: Any, address: str) -> str:
+    """The address a social key's value stands for: the value itself where it is one (some
+    sites give the whole address where the key asks for a user name), else `address` with
+    the value for its user name ("" where the key has no address)."""
+    return web_url(value) or (address.format(value) if address else "")
+
+
+def _link_or_name(site: Site, person: SitePerson, label: str, url: str, named: str) -> None:
+    """Keep `url` as a link of the person's, or name the line `named` as having no home."""
+    if not (url and add_link(person, label, url)):
+        site.no_home.append(named)
+
+
+def _photo(site: Site, person: SitePerson, picture: Any) -> None:
+    """The person's photo, as their page names it; named when it is not in the folder."""
+    if picture:
+        person.photo = inside(site, str(picture), *IMAGES)
+        if person.photo is None:
+            site.no_home.append(f"{person.source}: the photo {picture} (not in the folder)")
 
 
 def _coauthors(site: Site, path: Path) -> None:

@@ -2,10 +2,11 @@
 and a lab's own collection of members (`_people/`, or another its `_config.yml` declares)."""
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from labsite.site_import.alfolio.owner import IMAGES, SOCIALS
+from labsite.site_import.alfolio.owner import IMAGES, SOCIALS, _link_or_name, _photo, _social_url
 from labsite.site_import.alfolio.pages import PAGE_SUFFIXES, _items, _site_page
 from labsite.site_import.site import (
     ORGANISATION,
@@ -16,6 +17,7 @@ from labsite.site_import.site import (
     clean_markdown,
     front_matter,
     inside,
+    mapping_of,
     plain,
     split_roles,
     values_of_page,
@@ -87,7 +89,7 @@ def _profile(
         return
     person = SitePerson(key=key or f"profile-{position + 1}", name=name, source=source)
     person.bio = clean_markdown(text)
-    roles = split_roles(profile.get("role") or profile.get("position"))
+    roles = split_roles(_first(profile, MEMBER["role"]))
     person.title = ", ".join(roles)[:200]
     person.groups = roles[:1]
     person.email = plain(profile.get("email"))
@@ -137,16 +139,65 @@ def _looks_like_a_person(site: Site, path: Path) -> bool:
 PLACEHOLDER_NAME = re.compile(r"^(?:firstname lastname|first name last name|your name)$", re.I)
 
 
+# A member's page, in al-folio's profile words and in labs' own layouts (NEU HAI's keeps a
+# `profile` block): what each field says, and the keys that say it, the first that holds a
+# value winning ("profile.name": `name` in the `profile` block). `title` is not here: it is
+# the person's name where no key of `name` gives one, else their role.
+MEMBER = {
+    "name": ("name", "profile.name"),
+    "role": ("role", "position"),
+    "bio": ("bio", "teaser"),  # where the page has no text below its front matter
+    "group": ("group",),
+    "alumni": ("ex_member",),
+    "email": ("email",),
+    "socials": ("socials", "social"),  # {key: a web address, or a user name of SOCIALS}
+    "photo": ("image", "photo", "avatar", "profile.image"),
+}
+# A member's links: keys of the page that hold a web address, and keys of its `profile`
+# block that hold one or a user name, with the address a user name stands for ("": none).
+MEMBER_LINKS = ("website", "github", "scholar", "orcid", "linkedin", "twitter")
+PROFILE_LINKS = {
+    key: SOCIALS.get(f"{key}_username") or SOCIALS.get(f"{key}_id", "")
+    for key in ("website", "github", "twitter", "orcid", "scholar", "linkedin")
+}
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _first(
+    values: dict[str, Any], keys: tuple[str, ...], read: Callable[[Any], Any] = _as_is
+) -> Any:
+    """What the first of `keys` that holds something says, as `read` reads it (what the last
+    says where none does). Keys are asked for one by one, so that the ledger lists the
+    others as not read."""
+    found = None
+    for key in keys:
+        block, _, inner = key.rpartition(".")
+        within = values.get(block) if block else values
+        found = read(within.get(inner) if isinstance(within, dict) else None)
+        if found:
+            break
+    return found
+
+
+def _markdown(value: Any) -> str:
+    return clean_markdown(str(value or ""))
+
+
+def _yes(value: Any) -> bool:
+    return value is True or str(value).lower() == "true"
+
+
 def _member(site: Site, path: Path) -> None:
-    """A person of the lab's own collection, in al-folio's profile words: `name` (else
-    `title`), `role` (or `position`), `socials`, `ex_member`, an image, and the text below
-    as their bio."""
+    """A person of the lab's own collection, read through MEMBER, with the text below the
+    front matter as their bio."""
     front, body = front_matter(site, path)
     name = site.name(path)
-    profile = front.get("profile") if isinstance(front.get("profile"), dict) else {}
-    # a lab's own profile layout (NEU HAI's): `profile.name`, `title` the role, `group`
-    printed = plain(front.get("name")) or plain(profile.get("name"))
-    role = front.get("role") or front.get("position") or (front.get("title") if printed else "")
+    profile = mapping_of(front, "profile")
+    printed = _first(front, MEMBER["name"], plain)
+    role = _first(front, MEMBER["role"]) or (front.get("title") if printed else "")
     printed = HONORIFIC.sub("", printed or plain(front.get("title")))
     if not printed:
         raise Unreadable(name, "the person has no name")
@@ -154,44 +205,30 @@ def _member(site: Site, path: Path) -> None:
         site.leftovers.append(f"{name}: the site's example member ({printed})")
         return
     person = SitePerson(key=path.stem, name=printed, source=name)
-    person.bio = (
-        clean_markdown(body)
-        or clean_markdown(str(front.get("bio") or ""))
-        or clean_markdown(str(front.get("teaser") or ""))
-    )
+    person.bio = clean_markdown(body) or _first(front, MEMBER["bio"], _markdown)
     roles = split_roles(role)
     person.title = ", ".join(roles)[:200]
-    group = plain(front.get("group"))
+    group = _first(front, MEMBER["group"], plain)
     person.groups = [group] if group else roles[:1]
-    for key in ("website", "github", "twitter", "orcid", "scholar", "linkedin"):
-        value = plain(profile.get(key))
-        if value:
-            patterns = [SOCIALS[k] for k in (f"{key}_username", f"{key}_id") if k in SOCIALS]
-            url = web_url(value) or (patterns[0].format(value) if patterns else "")
-            if not (url and add_link(person, key, url)):
-                site.no_home.append(f"{name}: profile.{key} ({value[:60]})")
-    if profile.get("email") and not front.get("email"):
-        person.email = plain(profile["email"])
+    for key, address in PROFILE_LINKS.items():
+        if value := plain(profile.get(key)):
+            url = _social_url(value, address)
+            _link_or_name(site, person, key, url, f"{name}: profile.{key} ({value[:60]})")
     if profile.get("address"):
         site.no_home.append(f"{name}: profile.address (an office address; people have none here)")
-    person.alumni = front.get("ex_member") is True or str(front.get("ex_member")).lower() == "true"
-    person.email = plain(front.get("email"))
-    socials = front.get("socials") or front.get("social") or {}
+    person.alumni = _first(front, MEMBER["alumni"], _yes)
+    person.email = _first(front, MEMBER["email"], plain)
+    socials = _first(front, MEMBER["socials"]) or {}
     if isinstance(socials, dict):
         for key, value in socials.items():
-            url = web_url(value) or (SOCIALS[key].format(value) if key in SOCIALS else "")
-            if not (url and add_link(person, str(key), url)):
-                site.no_home.append(f"{name}: socials.{key} ({plain(value)[:60]})")
-    for key in ("website", "github", "scholar", "orcid", "linkedin", "twitter"):
+            url = _social_url(value, SOCIALS.get(key, ""))
+            _link_or_name(
+                site, person, str(key), url, f"{name}: socials.{key} ({plain(value)[:60]})"
+            )
+    for key in MEMBER_LINKS:
         if web_url(front.get(key)):
             add_link(person, key, web_url(front.get(key)))
-    picture = front.get("image") or front.get("photo") or front.get("avatar")
-    if not picture:
-        picture = profile.get("image")
-    if picture:
-        person.photo = inside(site, str(picture), *IMAGES)
-        if person.photo is None:
-            site.no_home.append(f"{name}: the photo {picture} (not in the folder)")
+    _photo(site, person, _first(front, MEMBER["photo"]))
     site.people.append(person)
 
 
