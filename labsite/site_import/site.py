@@ -267,7 +267,7 @@ def _template_posts() -> frozenset[str]:
 def is_hidden(front: dict[str, Any]) -> bool:
     """A page the site keeps out of its menu and out of the build: al-folio's `nav: false`,
     Hugo's `draft: true` or `_build: {render: never}`."""
-    build = front.get("_build") if isinstance(front.get("_build"), dict) else {}
+    build = mapping_of(front, "_build")
     return (
         front.get("nav") is False
         or str(front.get("nav")).lower() == "false"

@@ -16,6 +16,7 @@ from labsite.site_import.site import (
     date_of,
     front_matter,
     load_yaml,
+    mapping_of,
     plain,
     read_text,
 )
@@ -74,8 +75,7 @@ def _cv_yml(site: Site, owner: SitePerson, data: Any, path: Path) -> None:
     owner.email = owner.email or str(cv.get("email") or "")
     if not owner.bio and cv.get("summary"):
         owner.bio = str(cv["summary"])
-    sections = cv.get("sections") if isinstance(cv.get("sections"), dict) else {}
-    for section, rows in sections.items():
+    for section, rows in mapping_of(cv, "sections").items():
         rows = rows if isinstance(rows, list) else []
         key = _section(plain(section))
         if key == "education":
@@ -102,7 +102,8 @@ def _older_cv(site: Site, owner: SitePerson, sections: list[Any], source: str) -
             continue
         title = plain(section.get("title"))
         key = _section(title) or title.lower()
-        rows = section.get("contents") if isinstance(section.get("contents"), list) else []
+        contents = section.get("contents")
+        rows = contents if isinstance(contents, list) else []
         if key == "education":
             owner.education += [_dated_row(row, "degree", "institution") for row in rows]
         elif key == "teaching":
@@ -132,7 +133,8 @@ def _general(site: Site, owner: SitePerson, row: dict[str, Any], source: str) ->
         owner.orcid = owner.orcid or value
     elif key in ("website", "homepage"):
         url = value if "://" in value else f"https://{value}"
-        add_link(owner, "homepage", url) or site.no_home.append(f"{source}: {name}")
+        if not add_link(owner, "homepage", url):
+            site.no_home.append(f"{source}: {name}")
     elif key in ("current position", "position") and not owner.title:
         owner.title = value[:200]
     else:
@@ -186,7 +188,7 @@ def _resume(site: Site, owner: SitePerson, path: Path) -> None:
         raise Unreadable(source, "not readable JSON") from None
     if not isinstance(resume, dict):
         raise Unreadable(source, "not a JSON Resume")
-    basics = resume.get("basics") if isinstance(resume.get("basics"), dict) else {}
+    basics = mapping_of(resume, "basics")
     owner.email = owner.email or str(basics.get("email") or "")
     owner.title = owner.title or plain(basics.get("label"))[:200]
     if not owner.bio and basics.get("summary"):

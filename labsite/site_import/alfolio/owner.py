@@ -18,6 +18,7 @@ from labsite.site_import.site import (
     front_matter,
     inside,
     load_yaml,
+    mapping_of,
     plain,
     values_of_page,
     web_url,
@@ -97,7 +98,7 @@ def _owner_name(site: Site, owner: SitePerson, config: dict[str, Any], owner_nam
             "the site does not name its owner (no first_name and last_name); the profile is "
             "“Owner” until renamed (or give the name with --name)",
         )
-    scholar = config.get("scholar") if isinstance(config.get("scholar"), dict) else {}
+    scholar = mapping_of(config, "scholar")
     lasts, firsts = scholar.get("last_name") or [], scholar.get("first_name") or []
     for last in lasts if isinstance(lasts, list) else [lasts]:
         for first in firsts if isinstance(firsts, list) else [firsts]:

@@ -39,8 +39,8 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
     not publish, as it does not a post with `published: false`."""
     front, body = front_matter(site, path)
     name = site.name(path)
-    body = site.own_post_body(name, plain(front.get("title")), body)
-    if body is None:
+    own_body = site.own_post_body(name, plain(front.get("title")), body)
+    if own_body is None:
         return
     date = date_of(front.get("date")) or date_of(path.name[:10])
     title = plain(front.get("title")) or _titleized(path)
@@ -51,7 +51,7 @@ def _post(site: Site, path: Path, *, draft: bool = False) -> None:
         SitePost(
             title=title,
             date=date,
-            body=clean_markdown(body),
+            body=clean_markdown(own_body),
             source=name,
             summary=plain(front.get("description")),
             authors=[authors] if isinstance(authors, str) else words(authors),
