@@ -26,6 +26,66 @@ from labsite.site_import.site import (
 
 PAGE_NAME = re.compile(r"^[\w./ -]{1,200}\.(?:md|markdown|html)$")
 HONORIFIC = re.compile(r"^(?:dr|prof|professor|mr|mrs|ms)\.?\s+", re.I)
+PLACEHOLDER_NAME = re.compile(r"^(?:firstname lastname|first name last name|your name)$", re.I)
+
+# A member's page, in al-folio's profile words and in labs' own layouts (NEU HAI's keeps a
+# `profile` block): what each field says, and the keys that say it, the first that holds a
+# value winning ("profile.name": `name` in the `profile` block). `title` is not here: it is
+# the person's name where no key of `name` gives one, else their role.
+MEMBER = {
+    "name": ("name", "profile.name"),
+    "role": ("role", "position"),
+    "bio": ("bio", "teaser"),  # where the page has no text below its front matter
+    "group": ("group",),
+    "alumni": ("ex_member",),
+    "email": ("email",),
+    "socials": ("socials", "social"),  # {key: a web address, or a user name of SOCIALS}
+    "photo": ("image", "photo", "avatar", "profile.image"),
+}
+# A member's links: keys of the page that hold a web address, and keys of its `profile`
+# block that hold one or a user name, with the address a user name stands for ("": none).
+MEMBER_LINKS = ("website", "github", "scholar", "orcid", "linkedin", "twitter")
+PROFILE_LINKS = {
+    key: SOCIALS.get(f"{key}_username") or SOCIALS.get(f"{key}_id", "")
+    for key in ("website", "github", "twitter", "orcid", "scholar", "linkedin")
+}
+
+# Collections al-folio itself reads; any other a site declares may hold its people.
+OWN_COLLECTIONS = {"news", "projects", "posts", "drafts", "teachings", "books", "talks"}
+# The keys that say an item of a site's own collection is a person's (beside a name).
+PERSON_FIELDS = {
+    "role", "position", "bio", "socials", "social", "image", "photo", "avatar", "profile",
+    "ex_member", "email", "website", "github", "scholar", "orcid", "linkedin", "twitter",
+}  # fmt: skip
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _first(
+    values: dict[str, Any], keys: tuple[str, ...], read: Callable[[Any], Any] = _as_is
+) -> Any:
+    """What the first of `keys` that holds something says, as `read` reads it (what the last
+    says where none does). Keys are asked for one by one, so that the ledger lists the
+    others as not read."""
+    found = None
+    for key in keys:
+        block, _, inner = key.rpartition(".")
+        within = values.get(block) if block else values
+        found = read(within.get(inner) if isinstance(within, dict) else None)
+        if found:
+            break
+    return found
+
+
+def _markdown(value: Any) -> str:
+    return clean_markdown(str(value or ""))
+
+
+def _yes(value: Any) -> bool:
+    """Whether `ex_member` says yes: YAML's true, or the text "true" in any case."""
+    return value is True or str(value).lower() == "true"
 
 
 def _profile_pages(site: Site) -> list[Path]:
@@ -101,16 +161,6 @@ def _profile(
     site.people.append(person)
 
 
-# Collections al-folio itself reads; any other a site declares may hold its people.
-OWN_COLLECTIONS = {"news", "projects", "posts", "drafts", "teachings", "books", "talks"}
-
-
-PERSON_FIELDS = {
-    "role", "position", "bio", "socials", "social", "image", "photo", "avatar", "profile",
-    "ex_member", "email", "website", "github", "scholar", "orcid", "linkedin", "twitter",
-}  # fmt: skip
-
-
 def _people_collections(site: Site, config: dict[str, Any]) -> list[str]:
     """The folders of the site's own collections (`collections: people:` in _config.yml,
     `_people/`) whose items look like people: a name and a role, bio, social or photo."""
@@ -134,60 +184,6 @@ def _looks_like_a_person(site: Site, path: Path) -> bool:
         return False
     keys = {str(k).lower() for k in values}
     return bool(keys & {"name", "title"}) and bool(keys & PERSON_FIELDS)
-
-
-PLACEHOLDER_NAME = re.compile(r"^(?:firstname lastname|first name last name|your name)$", re.I)
-
-
-# A member's page, in al-folio's profile words and in labs' own layouts (NEU HAI's keeps a
-# `profile` block): what each field says, and the keys that say it, the first that holds a
-# value winning ("profile.name": `name` in the `profile` block). `title` is not here: it is
-# the person's name where no key of `name` gives one, else their role.
-MEMBER = {
-    "name": ("name", "profile.name"),
-    "role": ("role", "position"),
-    "bio": ("bio", "teaser"),  # where the page has no text below its front matter
-    "group": ("group",),
-    "alumni": ("ex_member",),
-    "email": ("email",),
-    "socials": ("socials", "social"),  # {key: a web address, or a user name of SOCIALS}
-    "photo": ("image", "photo", "avatar", "profile.image"),
-}
-# A member's links: keys of the page that hold a web address, and keys of its `profile`
-# block that hold one or a user name, with the address a user name stands for ("": none).
-MEMBER_LINKS = ("website", "github", "scholar", "orcid", "linkedin", "twitter")
-PROFILE_LINKS = {
-    key: SOCIALS.get(f"{key}_username") or SOCIALS.get(f"{key}_id", "")
-    for key in ("website", "github", "twitter", "orcid", "scholar", "linkedin")
-}
-
-
-def _as_is(value: Any) -> Any:
-    return value
-
-
-def _first(
-    values: dict[str, Any], keys: tuple[str, ...], read: Callable[[Any], Any] = _as_is
-) -> Any:
-    """What the first of `keys` that holds something says, as `read` reads it (what the last
-    says where none does). Keys are asked for one by one, so that the ledger lists the
-    others as not read."""
-    found = None
-    for key in keys:
-        block, _, inner = key.rpartition(".")
-        within = values.get(block) if block else values
-        found = read(within.get(inner) if isinstance(within, dict) else None)
-        if found:
-            break
-    return found
-
-
-def _markdown(value: Any) -> str:
-    return clean_markdown(str(value or ""))
-
-
-def _yes(value: Any) -> bool:
-    return value is True or str(value).lower() == "true"
 
 
 def _member(site: Site, path: Path) -> None:
