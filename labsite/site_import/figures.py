@@ -185,11 +185,13 @@ class Figures:
             self.names[path] = name
             self.report.count("image", "unchanged", name)
             return name
-        item = MediaItem(name=name)
         language = mostly_cjk_language(alt) if alt else None
+        # the site's alt text, in the column of its language where the lab keeps that one
+        alt_text = {"alt_en": "", "alt_zh_hans": ""}
         if alt and language in (None, "zh"):
-            setattr(item, "alt_zh_hans" if language else "alt_en", alt[:250])
-        item.awaits_alt_text = not (item.alt_en and item.alt_zh_hans)
+            alt_text["alt_zh_hans" if language else "alt_en"] = alt[:250]
+        item = MediaItem(name=name, **alt_text)
+        item.awaits_alt_text = not all(alt_text.values())
         try:
             with path.open("rb") as file:
                 upload = File(file, name=path.name)
@@ -212,9 +214,9 @@ class Figures:
         if item.awaits_alt_text:
             if not alt:
                 why = "the site gives none: write what it shows, in English and Chinese"
-            elif item.alt_en:
+            elif alt_text["alt_en"]:
                 why = "the site's is in English only: write it in Chinese"
-            elif item.alt_zh_hans:
+            elif alt_text["alt_zh_hans"]:
                 why = "the site's is in Chinese only: write it in English"
             else:
                 why = "the site's is in another language: write it in English and Chinese"
@@ -265,5 +267,5 @@ def _in_html(match: re.Match, image: str) -> str:
     alone = not block and not current.strip() and not rest.strip()
     if alone or not first.lstrip().startswith("<"):
         return image
-    indent = re.match(r"[ \t]*", current)[0]
+    indent = current[: len(current) - len(current.lstrip(" \t"))]
     return f"\n\n{indent}{image}\n\n{indent}"

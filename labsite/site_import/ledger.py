@@ -69,12 +69,12 @@ class Tracked(dict):
     def pop(self, key: Any, *default: Any) -> Any:
         return super().pop(self._read(key), *default)
 
-    def items(self):  # type: ignore[override]
+    def items(self):
         for key in dict.keys(self):
             self._read(key)
         return super().items()
 
-    def values(self):  # type: ignore[override]
+    def values(self):
         for key in dict.keys(self):
             self._read(key)
         return super().values()
@@ -249,10 +249,10 @@ class Ledger:
         grouped: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
         for name, found in keys.items():
             grouped[(_family(name), tuple(found))].append(name)
-        for (family, found), names in grouped.items():
+        for (family, unread), names in grouped.items():
             where = names[0] if len(names) == 1 else f"{family} ({len(names)} files)"
             lines.append(
-                f"{where}: {', '.join(found)} (not read: no reader of this site's "
+                f"{where}: {', '.join(unread)} (not read: no reader of this site's "
                 "generator reads these keys)"
             )
         for folder, names in files.items():

@@ -267,13 +267,19 @@ def _template_posts() -> frozenset[str]:
 def is_hidden(front: dict[str, Any]) -> bool:
     """A page the site keeps out of its menu and out of the build: al-folio's `nav: false`,
     Hugo's `draft: true` or `_build: {render: never}`."""
-    build = front.get("_build") if isinstance(front.get("_build"), dict) else {}
+    build = mapping_of(front, "_build")
     return (
         front.get("nav") is False
         or str(front.get("nav")).lower() == "false"
         or front.get("draft") is True
         or build.get("render") in ("never", False)
     )
+
+
+def mapping_of(values: dict[str, Any], key: str) -> dict[str, Any]:
+    """The mapping `values` holds under `key`: {} where it holds none (or a list, a text)."""
+    found = values.get(key)
+    return found if isinstance(found, dict) else {}
 
 
 def read_publications(site: Site, path: Path) -> None:
