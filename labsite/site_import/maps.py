@@ -4,11 +4,12 @@ says what; one reader (`read`) walks any map. academicpages (the Jekyll "Academi
 template) is read this way: `_config.yml`'s `author` block, `_pages/`, `_publications/`,
 `_talks/`, `_teaching/`, `_portfolio/`, `_posts/`, `_drafts/`, `_data/navigation.yml`,
 and the `files/` its pages link to. Hugo's paper pages have a map here too
-(`HUGO_PUBLICATION`), which hugo.py reads them through."""
+(`HUGO_PUBLICATION`), which the `hugo` package reads them through."""
 
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -225,8 +226,8 @@ def site_map(root: Path) -> SiteMap | None:
 
 
 # Hugo's paper pages (content/publication/<paper>/index.md, Academic to Hugo Blox) as a map
-# of the same kind: which front matter keys say what. hugo.py reads a paper's page through
-# it, a first part of the Hugo reader held as data.
+# of the same kind: which front matter keys say what. The hugo package reads a paper's page
+# through it, a first part of the Hugo reader held as data.
 HUGO_PUBLICATION = Collection(
     "content/publication",
     "publication",
@@ -269,7 +270,7 @@ def read(site: Site, sitemap: SiteMap, owner_name: str = "") -> None:
     menu = _menu(site, sitemap)
     for collection in sitemap.collections:
         items = alfolio._items(site.root / collection.folder)
-        site.each(items, lambda path, c=collection: _item(site, sitemap, c, path))
+        site.each(items, partial(_item, site, sitemap, collection))
     pages = alfolio._items(site.root / "_pages")
     site.each(pages, lambda path: _page(site, sitemap, owner, menu, path))
     _lab_account(site, owner)
