@@ -40,7 +40,7 @@ from publications.models import Publication
 @dataclass(frozen=True)
 class Collection:
     folder: str  # "_publications"
-    kind: str  # what each item becomes: a key of BUILDERS
+    kind: str  # what each item becomes (in a SiteMap, a key of BUILDERS)
     # what → the item's keys that say it, the first one given winning
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -225,9 +225,9 @@ def site_map(root: Path) -> SiteMap | None:
     return None
 
 
-# Hugo's paper pages (content/publication/<paper>/index.md, Academic to Hugo Blox) as a map
-# of the same kind: which front matter keys say what. The hugo package reads a paper's page
-# through it, a first part of the Hugo reader held as data.
+# Hugo's pages (Academic to Hugo Blox) as maps of the same kind: which front matter keys say
+# what. The hugo package reads each kind of page through its map, the first key given
+# winning (`given`) as Hugo's templates read them, except a paper's page (`field_value`).
 HUGO_PUBLICATION = Collection(
     "content/publication",
     "publication",
@@ -246,11 +246,98 @@ HUGO_PUBLICATION = Collection(
         "identifiers": ("hugoblox",),
     },
 )
+HUGO_EVENT = Collection(
+    "content/event",
+    "talk",
+    {
+        "title": ("title",),
+        "date": ("event_start", "date"),
+        "address": ("address",),
+        "city": ("location",),  # older Academic: the address in one line
+        "event": ("event", "event_name"),
+        "event_url": ("event_url",),
+        "description": ("abstract", "summary"),
+        "speakers": ("authors",),
+    },
+)
+HUGO_PROJECT = Collection(
+    "content/project",
+    "project",
+    {"title": ("title",), "summary": ("summary",), "url": ("external_link",)},
+)
+HUGO_COURSE = Collection(
+    "content/teaching",
+    "course",
+    {
+        "title": ("title",),
+        "institution": ("venue", "institution"),
+        "role": ("role",),
+        "date": ("date",),
+        "summary": ("summary",),
+    },
+)
+HUGO_NEWS = Collection("content/news", "news", {"title": ("title",), "date": ("date",)})
+HUGO_POST = Collection(
+    "content/post",
+    "post",
+    {
+        "title": ("title",),
+        # as Hugo dates a page by default: `date`, else `publishDate`, else `lastmod`
+        "date": ("date", "publishDate", "lastmod"),
+        "summary": ("summary",),
+        "authors": ("authors",),
+        "url": ("external_link",),  # where the post really is, when the site only links to it
+    },
+)
+# The rows of an author's experience (Academic's `experience`, Hugo Blox's `work`), awards,
+# and education (Academic's `education.courses`, Hugo Blox's list-form `education`).
+HUGO_EXPERIENCE = Collection(
+    "data/authors",
+    "experience",
+    {
+        "title": ("role", "title", "position"),
+        "organization": ("org", "company", "company_name", "organization"),
+        "location": ("location", "company_location"),
+        "start": ("start", "date_start"),
+        "end": ("end", "date_end"),
+        "description": ("summary", "description"),
+    },
+)
+HUGO_AWARD = Collection(
+    "data/authors",
+    "award",
+    {"name": ("title", "name"), "awarded_by": ("awarder",), "date": ("date",)},
+)
+HUGO_EDUCATION = Collection(
+    "data/authors",
+    "education",
+    {
+        "degree": ("degree", "area", "course"),
+        "institution": ("institution", "school"),
+        "location": ("location",),
+        "start": ("start", "date_start"),
+        "end": ("end", "date_end"),
+        "year": ("year",),
+        "description": ("summary", "description"),
+    },
+)
 
 
 def field_value(values: dict[str, Any], collection: Collection, what: str) -> Any:
     """The value of the first key the map names for `what` that holds one, else None."""
     return _value(values, collection, what)
+
+
+def given(values: dict[str, Any], collection: Collection, what: str) -> Any:
+    """The value of the first key the map names for `what` that holds a true one, as `a or b`
+    reads them: no key after it is asked for (the ledger counts those unread), and with none
+    given, the last key's value."""
+    value = None
+    for key in collection.fields[what]:
+        value = values.get(key)
+        if value:
+            break
+    return value
 
 
 def read(site: Site, sitemap: SiteMap, owner_name: str = "") -> None:

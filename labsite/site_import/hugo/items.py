@@ -2,9 +2,11 @@
 content/courses/) and news."""
 
 from pathlib import Path
+from typing import Any
 
 from labsite.site_import.hugo.links import links_of
 from labsite.site_import.hugo.sections import author_names, fresh, mapping_at, page_tags
+from labsite.site_import.maps import HUGO_COURSE, HUGO_EVENT, HUGO_NEWS, HUGO_PROJECT, given
 from labsite.site_import.site import (
     Site,
     SiteCourse,
@@ -24,15 +26,21 @@ from labsite.site_import.site import (
 
 
 def read_event(site: Site, path: Path) -> None:
+    """A talk's page (content/event/), by the map of Hugo's event pages; its links other
+    than slides and video are named."""
     values, body = front_matter(site, path)
     name = site.name(path)
-    date = date_of(values.get("event_start") or values.get("date"))
-    title = plain(values.get("title"))
+
+    def field(what: str) -> Any:
+        return given(values, HUGO_EVENT, what)
+
+    date = date_of(field("date"))
+    title = plain(field("title"))
     if not title or date is None:
         raise Unreadable(name, f"the talk has no {'title' if not title else 'date'}")
-    address = mapping_at(values, "address")
-    if not address and plain(values.get("location")):
-        address = {"city": plain(values.get("location"))}  # older Academic: one line
+    address = mapping_at(field("address"))
+    if not address and plain(field("city")):
+        address = {"city": plain(field("city"))}
     links = links_of(values)
     others = [
         url for key, url in links.items() if key not in ("slides_url", "video_url", "named") and url
@@ -46,15 +54,14 @@ def read_event(site: Site, path: Path) -> None:
             title=title,
             date=date,
             source=name,
-            event=plain(values.get("event") or values.get("event_name")),
-            event_url=web_url(values.get("event_url")),
+            event=plain(field("event")),
+            event_url=web_url(field("event_url")),
             city=plain(address.get("city")),
             country=plain(address.get("country")),
             slides_url=links.get("slides_url", ""),
             video_url=links.get("video_url", ""),
-            description=clean_markdown(str(values.get("abstract") or values.get("summary") or ""))
-            or clean_markdown(body),
-            speakers=author_names(site, values.get("authors")),
+            description=clean_markdown(str(field("description") or "")) or clean_markdown(body),
+            speakers=author_names(site, field("speakers")),
             tags=page_tags(site, name, values),
             image=featured_image(site, path, values),
         )
@@ -62,18 +69,19 @@ def read_event(site: Site, path: Path) -> None:
 
 
 def read_project(site: Site, path: Path) -> None:
+    """A project's page: its address the page's external link, else its first link."""
     values, body = front_matter(site, path)
     name = site.name(path)
-    title = plain(values.get("title"))
+    title = plain(given(values, HUGO_PROJECT, "title"))
     if not title:
         raise Unreadable(name, "the project has no title")
     links = links_of(values)
     site.projects.append(
         SiteProject(
             title=title,
-            description=clean_markdown(body) or plain(values.get("summary")),
+            description=clean_markdown(body) or plain(given(values, HUGO_PROJECT, "summary")),
             source=name,
-            url=web_url(values.get("external_link"))
+            url=web_url(given(values, HUGO_PROJECT, "url"))
             or links.get("project_url", "")
             or next(iter([u for k, u in links.items() if k.endswith("_url")]), ""),
             tags=page_tags(site, name, values),
@@ -107,17 +115,21 @@ def read_courses(site: Site, folder: Path) -> None:
 
 def _course(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
-    title = plain(values.get("title"))
+
+    def field(what: str) -> Any:
+        return given(values, HUGO_COURSE, what)
+
+    title = plain(field("title"))
     if not title:
         raise Unreadable(site.name(path), "the course has no title")
     site.courses.append(
         SiteCourse(
             title=title,
             source=site.name(path),
-            institution=plain(values.get("venue") or values.get("institution")),
-            role=plain(values.get("role")),
-            start=date_of(values.get("date")),
-            description=clean_markdown(body) or plain(values.get("summary")),
+            institution=plain(field("institution")),
+            role=plain(field("role")),
+            start=date_of(field("date")),
+            description=clean_markdown(body) or plain(field("summary")),
             tags=page_tags(site, site.name(path), values),
             image=featured_image(site, path, values),
         )
@@ -141,8 +153,8 @@ def _teaching(site: Site, path: Path) -> None:
 def read_news(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
     name = site.name(path)
-    date = date_of(values.get("date"))
-    title = plain(values.get("title"))
+    date = date_of(given(values, HUGO_NEWS, "date"))
+    title = plain(given(values, HUGO_NEWS, "title"))
     if date is None or not title:
         raise Unreadable(name, f"the news item has no {'date' if date is None else 'title'}")
     site.news.append(SiteNews(date=date, text=title, source=name))

@@ -1,8 +1,10 @@
 """A Hugo site's posts, and their translations in its Chinese pages."""
 
 from pathlib import Path
+from typing import Any
 
 from labsite.site_import.hugo.sections import author_names, page_tags
+from labsite.site_import.maps import HUGO_POST, given
 from labsite.site_import.site import (
     Site,
     SitePost,
@@ -18,14 +20,19 @@ from labsite.site_import.site import (
 
 
 def read_post(site: Site, path: Path) -> None:
+    """A post, by the map of Hugo's posts: a draft comes in unpublished; the template's
+    sample posts are left out, however re-saved."""
     values, body = front_matter(site, path)
     name = site.name(path)
-    text = site.own_post_body(name, plain(values.get("title")), body)
+
+    def field(what: str) -> Any:
+        return given(values, HUGO_POST, what)
+
+    text = site.own_post_body(name, plain(field("title")), body)
     if text is None:
         return
-    # as Hugo dates a page by default: `date`, else `publishDate`, else `lastmod`
-    date = date_of(values.get("date") or values.get("publishDate") or values.get("lastmod"))
-    title = plain(values.get("title"))
+    date = date_of(field("date"))
+    title = plain(field("title"))
     if date is None or not title:
         raise Unreadable(name, f"the post has no {'date' if date is None else 'title'}")
     site.posts.append(
@@ -34,10 +41,10 @@ def read_post(site: Site, path: Path) -> None:
             date=date,
             body=clean_markdown(text),
             source=name,
-            summary=plain(values.get("summary")),
-            authors=author_names(site, values.get("authors")),
+            summary=plain(field("summary")),
+            authors=author_names(site, field("authors")),
             tags=page_tags(site, name, values, "tags", "categories"),
-            url=web_url(values.get("external_link")),
+            url=web_url(field("url")),
             published=not is_hidden(values),
             image=featured_image(site, path, values),
         )

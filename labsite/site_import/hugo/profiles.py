@@ -2,10 +2,18 @@
 roles, biography, links, experience, education, awards and organisations."""
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from core.partial_dates import PartialDate
 from labsite.site_import.hugo.sections import as_list
+from labsite.site_import.maps import (
+    HUGO_AWARD,
+    HUGO_EDUCATION,
+    HUGO_EXPERIENCE,
+    Collection,
+    given,
+)
 from labsite.site_import.site import (
     Site,
     SitePerson,
@@ -32,14 +40,7 @@ def person_of(site: Site, key: str, source: str, values: dict[str, Any]) -> Site
     person.email = str(values.get("email") or "")
     person.groups = [plain(g) for g in as_list(values.get("user_groups")) if plain(g)]
     for row in as_list(values.get("awards")):
-        row = row if isinstance(row, dict) else {"title": row}
-        person.awards.append(
-            {
-                "name": plain(row.get("title") or row.get("name")),
-                "awarded_by": plain(row.get("awarder")),
-                "date": _month(row.get("date")),
-            }
-        )
+        person.awards.append(_row(row if isinstance(row, dict) else {"title": row}, HUGO_AWARD))
     for key_ in ("skills", "languages", "postnominals", "pronouns"):
         if values.get(key_):
             site.no_home.append(f"{source}: {key_}")
@@ -50,12 +51,17 @@ def person_of(site: Site, key: str, source: str, values: dict[str, Any]) -> Site
         education = education.get("courses")
     for row in as_list(education):
         person.education.append(education_of(row))
+    _links(site, person, values, source)
+    return person
+
+
+def _links(site: Site, person: SitePerson, values: dict[str, Any], source: str) -> None:
+    """Hugo Blox's `profiles` (or `links`) and Academic's `social`, each {icon, link}."""
     for link in as_list(values.get("profiles")) + as_list(values.get("links")):
         _link(site, person, link, source)
     for link in as_list(values.get("social")):
         if isinstance(link, dict):
             _link(site, person, {"icon": link.get("icon"), "url": link.get("link")}, source)
-    return person
 
 
 def _link(site: Site, person: SitePerson, link: Any, source: str) -> None:
@@ -81,34 +87,36 @@ def _month(value: Any) -> PartialDate | None:
 
 
 def experience_of(row: Any) -> dict[str, Any]:
-    row = row if isinstance(row, dict) else {}
-    return {
-        "title": plain(row.get("role") or row.get("title") or row.get("position")),
-        "organization": plain(
-            row.get("org")
-            or row.get("company")
-            or row.get("company_name")
-            or row.get("organization")
-        ),
-        "location": plain(row.get("location") or row.get("company_location")),
-        "start": _month(row.get("start") or row.get("date_start")),
-        "end": _month(row.get("end") or row.get("date_end")),
-        "description": clean_markdown(str(row.get("summary") or row.get("description") or "")),
-    }
+    """A row of a person's experience, in either schema (`HUGO_EXPERIENCE` names its keys)."""
+    return _row(row if isinstance(row, dict) else {}, HUGO_EXPERIENCE)
 
 
 def education_of(row: Any) -> dict[str, Any]:
     """A row of either schema: {course, institution, year} (Academic), {degree or area,
     institution, start or date_start, end or date_end, summary} (Hugo Blox)."""
     row = row if isinstance(row, dict) else {"degree": row}
-    year = row.get("year")
+    education = _row(row, HUGO_EDUCATION)
+    year = given(row, HUGO_EDUCATION, "year")
+    education["end"] = education["end"] or (date_of(year) if year else None)
+    return education
+
+
+# How a row's value is read, by what it says (the rest are plain text); `year` is Academic's
+# year of a degree, its end where the row gives none.
+ROW_VALUES: dict[str, Callable[[Any], Any]] = {
+    "start": _month,
+    "end": _month,
+    "date": _month,
+    "description": lambda value: clean_markdown(str(value or "")),
+}
+
+
+def _row(row: dict[str, Any], collection: Collection) -> dict[str, Any]:
+    """A profile row, each of its fields as the map names its keys."""
     return {
-        "degree": plain(row.get("degree") or row.get("area") or row.get("course")),
-        "institution": plain(row.get("institution") or row.get("school")),
-        "location": plain(row.get("location")),
-        "start": _month(row.get("start") or row.get("date_start")),
-        "end": _month(row.get("end") or row.get("date_end")) or (date_of(year) if year else None),
-        "description": clean_markdown(str(row.get("summary") or row.get("description") or "")),
+        what: ROW_VALUES.get(what, plain)(given(row, collection, what))
+        for what in collection.fields
+        if what != "year"
     }
 
 
