@@ -289,6 +289,13 @@ HUGO_POST = Collection(
         "url": ("external_link",),  # where the post really is, when the site only links to it
     },
 )
+# A person's page in a lab's section of people (content/people/ada/index.md), as lab themes
+# write it beside Wowchemy's author words.
+HUGO_MEMBER = Collection(
+    "content/people",
+    "person",
+    {"name": ("name", "title"), "roles": ("role", "position"), "photo": ("avatar", "photo")},
+)
 # The rows of an author's experience (Academic's `experience`, Hugo Blox's `work`), awards,
 # and education (Academic's `education.courses`, Hugo Blox's list-form `education`).
 HUGO_EXPERIENCE = Collection(

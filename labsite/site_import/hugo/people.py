@@ -7,6 +7,7 @@ from typing import Any
 from labsite.site_import.hugo.landing import is_landing
 from labsite.site_import.hugo.profiles import experience_of, person_of, read_organisations
 from labsite.site_import.hugo.sections import READ, as_list, section_pages
+from labsite.site_import.maps import HUGO_MEMBER, given
 from labsite.site_import.site import (
     ORGANISATION,
     Site,
@@ -87,9 +88,7 @@ def read_author_page(site: Site, path: Path) -> None:
     values, body = front_matter(site, path)
     source = site.name(path)
     person = person_of(site, path.parent.name, source, values)
-    full = " ".join(
-        plain(values.get(k)) for k in ("first_name", "last_name") if plain(values.get(k))
-    )
+    full = _full_name(values)
     person.name = plain(values.get("title") or values.get("name")) or full
     if full and full != person.name:
         person.name_variants.append(full)
@@ -153,13 +152,10 @@ def read_member_page(site: Site, path: Path) -> None:
     source = site.name(path)
     key = path.parent.name if path.name in ("index.md", "_index.md") else path.stem
     person = person_of(site, key, source, values)
-    full = " ".join(
-        plain(values.get(k)) for k in ("first_name", "last_name") if plain(values.get(k))
-    )
-    person.name = plain(values.get("name") or values.get("title")) or full
+    person.name = plain(given(values, HUGO_MEMBER, "name")) or _full_name(values)
     if not person.name:
         raise Unreadable(source, "the person has no name")
-    roles = split_roles(values.get("role") or values.get("position"))
+    roles = split_roles(given(values, HUGO_MEMBER, "roles"))
     person.title = ", ".join(roles)[:200]
     person.groups = person.groups or roles[:1]
     person.alumni = any(
@@ -168,17 +164,29 @@ def read_member_page(site: Site, path: Path) -> None:
     )
     person.bio = clean_markdown(body) or person.bio
     read_organisations(person, values)
-    picture = values.get("avatar") or values.get("photo")
-    if picture:
-        person.photo = inside(site, str(picture), path.parent.relative_to(site.root).as_posix())
-        person.photo = person.photo or inside(site, str(picture), "static", "assets")
-        if person.photo is None:
-            site.no_home.append(f"{source}: the photo {picture} (not in the folder)")
-    else:
-        person.photo = next(iter(sorted(path.parent.glob("avatar.*"))), None)
-        if path.name not in ("index.md", "_index.md"):
-            person.photo = None  # a page of its own: the folder's avatar is not theirs
+    person.photo = _member_photo(site, path, given(values, HUGO_MEMBER, "photo"))
     _add(site, person, values)
+
+
+def _full_name(values: dict[str, Any]) -> str:
+    """Wowchemy's `first_name` and `last_name`, as one name."""
+    return " ".join(
+        plain(values.get(k)) for k in ("first_name", "last_name") if plain(values.get(k))
+    )
+
+
+def _member_photo(site: Site, path: Path, picture: Any) -> Path | None:
+    """The photo a person's page names, beside the page or in the site's static files (named
+    when in neither), else the avatar beside a page bundle's index.md."""
+    if picture:
+        photo = inside(site, str(picture), path.parent.relative_to(site.root).as_posix())
+        photo = photo or inside(site, str(picture), "static", "assets")
+        if photo is None:
+            site.no_home.append(f"{site.name(path)}: the photo {picture} (not in the folder)")
+        return photo
+    if path.name not in ("index.md", "_index.md"):
+        return None  # a page of its own: the folder's avatar is not theirs
+    return next(iter(sorted(path.parent.glob("avatar.*"))), None)
 
 
 def read_experience_page(site: Site, path: Path) -> None:
