@@ -496,15 +496,43 @@ def _publication(
         (sitemap.kinds[c] for c in re.split(r"[,\s]+", category) if c in sitemap.kinds),
         Publication.Kind.OTHER,
     )
-    for printed in re.split(
-        r",\s*(?![A-Z]\.)|\s+and\s+|;\s*", plain(_value(values, collection, "authors"))
-    ):
-        given, family = _name_parts(printed.strip(" ,"))
-        if family:
-            record.authors.append(AuthorRecord(given=given, family=family))
+    record.authors = _printed_authors(plain(_value(values, collection, "authors")))
     credit = plain(_value(values, collection, "credit"))
     if credit:
         record.source_fields["credit"] = credit  # the author's contribution, kept
+    _addresses(record, values, collection)
+    citation = plain(_value(values, collection, "citation")).strip("\ufeff")
+    if citation:
+        # the formatted reference the page shows: its DOI is read; the text is kept with the
+        # paper (its author list is not parsed from it)
+        record.source_fields["citation"] = citation
+        if match := DOI_IN_TEXT.search(citation):
+            record.doi = clean_doi(match[1])
+    excerpt = clean_markdown(str(_value(values, collection, "abstract") or ""))
+    text = clean_markdown(body)
+    record.abstract = excerpt if len(excerpt) >= len(text) else text
+    image = featured_image(site, path, values)
+    if image:
+        site.paper_images[id(record)] = (image, name)
+    tags = alfolio.words(values.get("tags"))
+    if tags:  # the paper's tags, as its keywords are
+        record.source_fields["keywords"] = ", ".join(tags)
+    site.records.append(record)
+
+
+def _printed_authors(printed: str) -> list[AuthorRecord]:
+    """The authors of a page's `authors` line ("Gautheron L., Rochat N. and Cristia A.")."""
+    authors = []
+    for one in re.split(r",\s*(?![A-Z]\.)|\s+and\s+|;\s*", printed):
+        first, family = _name_parts(one.strip(" ,"))
+        if family:
+            authors.append(AuthorRecord(given=first, family=family))
+    return authors
+
+
+def _addresses(record: Record, values: dict[str, Any], collection: Collection) -> None:
+    """The paper's address (a PDF's, else its page's) and its slides'; a second address kept
+    with the paper; a file of the site (not imported) named with its BibTeX file's."""
     urls = {
         k: str(v).strip().strip("\ufeff") for k, v in _values(values, collection, "url").items()
     }
@@ -527,23 +555,6 @@ def _publication(
     bibtex = str(_value(values, collection, "bibtex") or "").strip()
     if bibtex:
         record.files.append(f"bibtexurl “{bibtex[:100]}” (the paper's BibTeX file)")
-    citation = plain(_value(values, collection, "citation")).strip("\ufeff")
-    if citation:
-        # the formatted reference the page shows: its DOI is read; the text is kept with the
-        # paper (its author list is not parsed from it)
-        record.source_fields["citation"] = citation
-        if match := DOI_IN_TEXT.search(citation):
-            record.doi = clean_doi(match[1])
-    excerpt = clean_markdown(str(_value(values, collection, "abstract") or ""))
-    text = clean_markdown(body)
-    record.abstract = excerpt if len(excerpt) >= len(text) else text
-    image = featured_image(site, path, values)
-    if image:
-        site.paper_images[id(record)] = (image, name)
-    tags = alfolio.words(values.get("tags"))
-    if tags:  # the paper's tags, as its keywords are
-        record.source_fields["keywords"] = ", ".join(tags)
-    site.records.append(record)
 
 
 def _name_parts(printed: str) -> tuple[str, str]:
