@@ -4,11 +4,12 @@ says what; one reader (`read`) walks any map. academicpages (the Jekyll "Academi
 template) is read this way: `_config.yml`'s `author` block, `_pages/`, `_publications/`,
 `_talks/`, `_teaching/`, `_portfolio/`, `_posts/`, `_drafts/`, `_data/navigation.yml`,
 and the `files/` its pages link to. Hugo's paper pages have a map here too
-(`HUGO_PUBLICATION`), which hugo.py reads them through."""
+(`HUGO_PUBLICATION`), which the `hugo` package reads them through."""
 
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ from publications.models import Publication
 @dataclass(frozen=True)
 class Collection:
     folder: str  # "_publications"
-    kind: str  # what each item becomes: a key of BUILDERS
+    kind: str  # what each item becomes (in a SiteMap, a key of BUILDERS)
     # what → the item's keys that say it, the first one given winning
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -224,9 +225,9 @@ def site_map(root: Path) -> SiteMap | None:
     return None
 
 
-# Hugo's paper pages (content/publication/<paper>/index.md, Academic to Hugo Blox) as a map
-# of the same kind: which front matter keys say what. hugo.py reads a paper's page through
-# it, a first part of the Hugo reader held as data.
+# Hugo's pages (Academic to Hugo Blox) as maps of the same kind: which front matter keys say
+# what. The hugo package reads each kind of page through its map, the first key given
+# winning (`given`) as Hugo's templates read them, except a paper's page (`field_value`).
 HUGO_PUBLICATION = Collection(
     "content/publication",
     "publication",
@@ -245,11 +246,105 @@ HUGO_PUBLICATION = Collection(
         "identifiers": ("hugoblox",),
     },
 )
+HUGO_EVENT = Collection(
+    "content/event",
+    "talk",
+    {
+        "title": ("title",),
+        "date": ("event_start", "date"),
+        "address": ("address",),
+        "city": ("location",),  # older Academic: the address in one line
+        "event": ("event", "event_name"),
+        "event_url": ("event_url",),
+        "description": ("abstract", "summary"),
+        "speakers": ("authors",),
+    },
+)
+HUGO_PROJECT = Collection(
+    "content/project",
+    "project",
+    {"title": ("title",), "summary": ("summary",), "url": ("external_link",)},
+)
+HUGO_COURSE = Collection(
+    "content/teaching",
+    "course",
+    {
+        "title": ("title",),
+        "institution": ("venue", "institution"),
+        "role": ("role",),
+        "date": ("date",),
+        "summary": ("summary",),
+    },
+)
+HUGO_NEWS = Collection("content/news", "news", {"title": ("title",), "date": ("date",)})
+HUGO_POST = Collection(
+    "content/post",
+    "post",
+    {
+        "title": ("title",),
+        # as Hugo dates a page by default: `date`, else `publishDate`, else `lastmod`
+        "date": ("date", "publishDate", "lastmod"),
+        "summary": ("summary",),
+        "authors": ("authors",),
+        "url": ("external_link",),  # where the post really is, when the site only links to it
+    },
+)
+# A person's page in a lab's section of people (content/people/ada/index.md), as lab themes
+# write it beside Wowchemy's author words.
+HUGO_MEMBER = Collection(
+    "content/people",
+    "person",
+    {"name": ("name", "title"), "roles": ("role", "position"), "photo": ("avatar", "photo")},
+)
+# The rows of an author's experience (Academic's `experience`, Hugo Blox's `work`), awards,
+# and education (Academic's `education.courses`, Hugo Blox's list-form `education`).
+HUGO_EXPERIENCE = Collection(
+    "data/authors",
+    "experience",
+    {
+        "title": ("role", "title", "position"),
+        "organization": ("org", "company", "company_name", "organization"),
+        "location": ("location", "company_location"),
+        "start": ("start", "date_start"),
+        "end": ("end", "date_end"),
+        "description": ("summary", "description"),
+    },
+)
+HUGO_AWARD = Collection(
+    "data/authors",
+    "award",
+    {"name": ("title", "name"), "awarded_by": ("awarder",), "date": ("date",)},
+)
+HUGO_EDUCATION = Collection(
+    "data/authors",
+    "education",
+    {
+        "degree": ("degree", "area", "course"),
+        "institution": ("institution", "school"),
+        "location": ("location",),
+        "start": ("start", "date_start"),
+        "end": ("end", "date_end"),
+        "year": ("year",),
+        "description": ("summary", "description"),
+    },
+)
 
 
 def field_value(values: dict[str, Any], collection: Collection, what: str) -> Any:
     """The value of the first key the map names for `what` that holds one, else None."""
     return _value(values, collection, what)
+
+
+def given(values: dict[str, Any], collection: Collection, what: str) -> Any:
+    """The value of the first key the map names for `what` that holds a true one, as `a or b`
+    reads them: no key after it is asked for (the ledger counts those unread), and with none
+    given, the last key's value."""
+    value = None
+    for key in collection.fields[what]:
+        value = values.get(key)
+        if value:
+            break
+    return value
 
 
 def read(site: Site, sitemap: SiteMap, owner_name: str = "") -> None:
@@ -269,7 +364,7 @@ def read(site: Site, sitemap: SiteMap, owner_name: str = "") -> None:
     menu = _menu(site, sitemap)
     for collection in sitemap.collections:
         items = alfolio._items(site.root / collection.folder)
-        site.each(items, lambda path, c=collection: _item(site, sitemap, c, path))
+        site.each(items, partial(_item, site, sitemap, collection))
     pages = alfolio._items(site.root / "_pages")
     site.each(pages, lambda path: _page(site, sitemap, owner, menu, path))
     _lab_account(site, owner)
@@ -401,15 +496,43 @@ def _publication(
         (sitemap.kinds[c] for c in re.split(r"[,\s]+", category) if c in sitemap.kinds),
         Publication.Kind.OTHER,
     )
-    for printed in re.split(
-        r",\s*(?![A-Z]\.)|\s+and\s+|;\s*", plain(_value(values, collection, "authors"))
-    ):
-        given, family = _name_parts(printed.strip(" ,"))
-        if family:
-            record.authors.append(AuthorRecord(given=given, family=family))
+    record.authors = _printed_authors(plain(_value(values, collection, "authors")))
     credit = plain(_value(values, collection, "credit"))
     if credit:
         record.source_fields["credit"] = credit  # the author's contribution, kept
+    _addresses(record, values, collection)
+    citation = plain(_value(values, collection, "citation")).strip("\ufeff")
+    if citation:
+        # the formatted reference the page shows: its DOI is read; the text is kept with the
+        # paper (its author list is not parsed from it)
+        record.source_fields["citation"] = citation
+        if match := DOI_IN_TEXT.search(citation):
+            record.doi = clean_doi(match[1])
+    excerpt = clean_markdown(str(_value(values, collection, "abstract") or ""))
+    text = clean_markdown(body)
+    record.abstract = excerpt if len(excerpt) >= len(text) else text
+    image = featured_image(site, path, values)
+    if image:
+        site.paper_images[id(record)] = (image, name)
+    tags = alfolio.words(values.get("tags"))
+    if tags:  # the paper's tags, as its keywords are
+        record.source_fields["keywords"] = ", ".join(tags)
+    site.records.append(record)
+
+
+def _printed_authors(printed: str) -> list[AuthorRecord]:
+    """The authors of a page's `authors` line ("Gautheron L., Rochat N. and Cristia A.")."""
+    authors = []
+    for one in re.split(r",\s*(?![A-Z]\.)|\s+and\s+|;\s*", printed):
+        first, family = _name_parts(one.strip(" ,"))
+        if family:
+            authors.append(AuthorRecord(given=first, family=family))
+    return authors
+
+
+def _addresses(record: Record, values: dict[str, Any], collection: Collection) -> None:
+    """The paper's address (a PDF's, else its page's) and its slides'; a second address kept
+    with the paper; a file of the site (not imported) named with its BibTeX file's."""
     urls = {
         k: str(v).strip().strip("\ufeff") for k, v in _values(values, collection, "url").items()
     }
@@ -432,23 +555,6 @@ def _publication(
     bibtex = str(_value(values, collection, "bibtex") or "").strip()
     if bibtex:
         record.files.append(f"bibtexurl “{bibtex[:100]}” (the paper's BibTeX file)")
-    citation = plain(_value(values, collection, "citation")).strip("\ufeff")
-    if citation:
-        # the formatted reference the page shows: its DOI is read; the text is kept with the
-        # paper (its author list is not parsed from it)
-        record.source_fields["citation"] = citation
-        if match := DOI_IN_TEXT.search(citation):
-            record.doi = clean_doi(match[1])
-    excerpt = clean_markdown(str(_value(values, collection, "abstract") or ""))
-    text = clean_markdown(body)
-    record.abstract = excerpt if len(excerpt) >= len(text) else text
-    image = featured_image(site, path, values)
-    if image:
-        site.paper_images[id(record)] = (image, name)
-    tags = alfolio.words(values.get("tags"))
-    if tags:  # the paper's tags, as its keywords are
-        record.source_fields["keywords"] = ", ".join(tags)
-    site.records.append(record)
 
 
 def _name_parts(printed: str) -> tuple[str, str]:
