@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from labsite.site_import import alfolio
+from labsite.site_import.alfolio import pages as alfolio_pages
+from labsite.site_import.alfolio import posts as alfolio_posts
 from labsite.site_import.site import (
     ORGANISATION,
     Site,
@@ -363,9 +365,9 @@ def read(site: Site, sitemap: SiteMap, owner_name: str = "") -> None:
         site.tagline = ""
     menu = _menu(site, sitemap)
     for collection in sitemap.collections:
-        items = alfolio._items(site.root / collection.folder)
+        items = alfolio_pages.collection_items(site.root / collection.folder)
         site.each(items, partial(_item, site, sitemap, collection))
-    pages = alfolio._items(site.root / "_pages")
+    pages = alfolio_pages.collection_items(site.root / "_pages")
     site.each(pages, lambda path: _page(site, sitemap, owner, menu, path))
     _lab_account(site, owner)
 
@@ -477,7 +479,7 @@ def _post(site: Site, sitemap: SiteMap, path: Path, *, draft: bool) -> None:
     if sitemap.samples.match(plain(values.get("title"))):
         site.leftovers.append(f"{site.name(path)}: the template's sample post")
         return
-    alfolio._post(site, path, draft=draft)
+    alfolio_posts.read_post(site, path, draft=draft)
 
 
 def _date(site: Site, values: dict[str, Any], collection: Collection, path: Path) -> Any:
@@ -514,7 +516,7 @@ def _publication(
     image = featured_image(site, path, values)
     if image:
         site.paper_images[id(record)] = (image, name)
-    tags = alfolio.words(values.get("tags"))
+    tags = alfolio_posts.words(values.get("tags"))
     if tags:  # the paper's tags, as its keywords are
         record.source_fields["keywords"] = ", ".join(tags)
     site.records.append(record)
@@ -678,7 +680,7 @@ def _page(site: Site, sitemap: SiteMap, owner: SitePerson, menu: set[str], path:
         site.lands(path, "the owner's biography")
         return
     count = len(site.pages)
-    alfolio._page(site, path)
+    alfolio_pages.read_page(site, path)
     if len(site.pages) > count:
         page = site.pages[-1]
         page.in_menu = ("/" + address.strip("/") + "/") in menu

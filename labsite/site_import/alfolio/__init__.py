@@ -30,12 +30,9 @@ from labsite.site_import.alfolio.pages import (
     PAGE_SUFFIXES,
     _collection,
     _hidden_collections,
-    _page,
     _project,
+    read_page,
 )
-
-# maps.py reads academicpages' collections (`_items`) and tags (`words`) as al-folio's
-from labsite.site_import.alfolio.pages import _items as _items
 from labsite.site_import.alfolio.people import (
     _lab_owner,
     _member,
@@ -43,8 +40,7 @@ from labsite.site_import.alfolio.people import (
     _profile_pages,
     _profiles,
 )
-from labsite.site_import.alfolio.posts import _draft, _news_item, _post
-from labsite.site_import.alfolio.posts import words as words
+from labsite.site_import.alfolio.posts import _draft, _news_item, read_post
 from labsite.site_import.site import Site, SitePerson, read_publications
 
 GENERATOR = "al-folio"
@@ -80,7 +76,7 @@ def is_site(root: Path) -> bool:
 COLLECTIONS: tuple[tuple[str, str, Callable[[Site, Path], None]], ...] = (
     ("_news", "news", _news_item),
     ("_projects", "projects", _project),
-    ("_posts", "posts", _post),
+    ("_posts", "posts", read_post),
     ("_drafts", "posts", _draft),
     ("_teachings", "teaching", _course),
 )
@@ -108,7 +104,7 @@ def read(site: Site, owner_name: str = "") -> None:
     for folder, shown_by, read_one in COLLECTIONS:
         _collection(site, folder, hidden=shown_by in hidden, read_one=read_one)
     _bibliography(site)
-    site.each(_own_pages(site), lambda path: _page(site, path))
+    site.each(_own_pages(site), lambda path: read_page(site, path))
     for folder in ("_books",):
         pages = list((site.root / folder).glob("*.md"))
         if pages:

@@ -24,7 +24,7 @@ from labsite.site_import.site import (
 PAGE_SUFFIXES = (".md", ".markdown", ".html", ".Rmd", ".rmd")
 
 
-def _items(folder: Path) -> list[Path]:
+def collection_items(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*") if p.suffix in PAGE_SUFFIXES and p.is_file())
 
 
@@ -56,7 +56,7 @@ def _hidden_collections(site: Site) -> set[str]:
 
 
 def _collection(site: Site, folder: str, *, hidden: bool, read_one: Any) -> None:
-    paths = _items(site.root / folder)
+    paths = collection_items(site.root / folder)
     if hidden and paths:
         pages = {"_news": "news.md", "_projects": "projects.md", "_posts": "blog.md"}
         page = pages.get(folder, "blog.md" if folder == "_drafts" else "teaching.md")
@@ -95,7 +95,7 @@ def _project(site: Site, path: Path) -> None:
     )
 
 
-def _page(site: Site, path: Path) -> None:
+def read_page(site: Site, path: Path) -> None:
     if site.is_template(path):
         site.leftover(path, "the template's sample page")
         return

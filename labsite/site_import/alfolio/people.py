@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from labsite.site_import.alfolio.owner import IMAGES, SOCIALS, _link_or_name, _photo, _social_url
-from labsite.site_import.alfolio.pages import PAGE_SUFFIXES, _items, _site_page
+from labsite.site_import.alfolio.pages import PAGE_SUFFIXES, _site_page, collection_items
 from labsite.site_import.site import (
     ORGANISATION,
     Site,
@@ -171,7 +171,7 @@ def _people_collections(site: Site, config: dict[str, Any]) -> list[str]:
         names.append("people")
     folders = []
     for name in names:
-        items = _items(site.root / f"_{name}")
+        items = collection_items(site.root / f"_{name}")
         if items and sum(_looks_like_a_person(site, p) for p in items) * 2 >= len(items):
             folders.append(f"_{name}")
     return folders

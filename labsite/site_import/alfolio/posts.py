@@ -34,7 +34,7 @@ def _news_item(site: Site, path: Path) -> None:
         site.news.append(SiteNews(date=date, text=text, source=name))
 
 
-def _post(site: Site, path: Path, *, draft: bool = False) -> None:
+def read_post(site: Site, path: Path, *, draft: bool = False) -> None:
     """A post of _posts (`2024-05-01-title.md`, or .html), or of _drafts, which Jekyll does
     not publish, as it does not a post with `published: false`."""
     front, body = front_matter(site, path)
@@ -72,7 +72,7 @@ def _titleized(path: Path) -> str:
 
 
 def _draft(site: Site, path: Path) -> None:
-    _post(site, path, draft=True)
+    read_post(site, path, draft=True)
 
 
 def words(value: Any) -> list[str]:
