@@ -61,7 +61,7 @@ database does not answer, pages stored under the version last read are still ser
 from labsite.page_cache.keys import STATIC_EXPORT_KEY, canonical_query
 from labsite.page_cache.serve import CachedPagesApp, PublicPageCacheMiddleware
 from labsite.page_cache.stored import recent_pages
-from labsite.page_cache.version import content_changed, content_version
+from labsite.page_cache.version import content_changed, content_version, move_version
 
 __all__ = [
     "STATIC_EXPORT_KEY",
@@ -70,5 +70,6 @@ __all__ = [
     "canonical_query",
     "content_changed",
     "content_version",
+    "move_version",  # a task queued before the package was split names it here
     "recent_pages",
 ]
