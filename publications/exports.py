@@ -22,13 +22,8 @@ from django.db.models import F
 from core.weblinks import absolute_site_or_web_url, is_web_url
 from publications import listing
 from publications.authors import CORRESPONDING, EQUAL, EXPORT, author_list
-from publications.models import (
-    ExportEntry,
-    Publication,
-    format_pages,
-    is_family_first,
-    printed_names,
-)
+from publications.models import ExportEntry, Publication, is_family_first, printed_names
+from publications.presentation import format_pages
 
 Kind = Publication.Kind
 
