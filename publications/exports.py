@@ -22,13 +22,8 @@ from django.db.models import F
 from core.weblinks import absolute_site_or_web_url, is_web_url
 from publications import listing
 from publications.authors import CORRESPONDING, EQUAL, EXPORT, author_list
-from publications.models import (
-    ExportEntry,
-    Publication,
-    format_pages,
-    is_family_first,
-    printed_names,
-)
+from publications.models import ExportEntry, Publication, is_family_first, printed_names
+from publications.presentation import format_pages
 
 Kind = Publication.Kind
 
@@ -223,54 +218,82 @@ _FIELD_NAME = re.compile(r"^[a-z][a-z0-9_:+-]*$")
 
 
 def bibtex_entry(publication, authors, key):
-    """One paper as a BibTeX entry under `key`."""
-    listed, trailing = _positions(authors)
-    names = [  # a group author braced, else BibTeX takes its last word for a surname
-        f"{{{GAP}}}"  # braced: one name, printed as it stands (pdflatex reads "…" as UTF-8)
-        if n is None
-        else f"{{{latex_escape(n.family)}}}"
-        if n.is_organization
+    """One paper as a BibTeX entry under `key`: its fields in the order readers expect them,
+    each step below giving a group of them."""
+    entry_type = BIBTEX_TYPES.get(publication.kind, "misc")
+    fields = [
+        ("title", _title(publication.display_title)),
+        *_bibtex_authors(authors),
+        *_bibtex_venue(publication, entry_type),
+        *_bibtex_date(publication.date),
+        *_bibtex_details(publication),
+        *_bibtex_notes(publication),
+        *_bibtex_links(publication),
+        *_bibtex_extras(publication),
+    ]
+    return _bibtex_written(entry_type, key, fields)
+
+
+def _bibtex_name(name):
+    """One name of an author list (None for a gap) as BibTeX reads it."""
+    if name is None:
+        return f"{{{GAP}}}"  # braced: one name, printed as it stands (pdflatex reads "…" as UTF-8)
+    if name.is_organization:  # a group author braced, else BibTeX takes its last word for a surname
+        return f"{{{latex_escape(name.family)}}}"
+    if is_family_first(name.given, name.family):
         # a name in Chinese, Japanese or Korean script braced whole, family name first as
         # the script writes it: biblatex would print its parts given name first ("腾 马")
-        else f"{{{latex_escape(printed_names(n.given, n.family)[0])}}}"
-        if is_family_first(n.given, n.family)
-        else latex_escape(_name(n))
-        for n in listed
-    ]
+        return f"{{{latex_escape(printed_names(name.given, name.family)[0])}}}"
+    return latex_escape(_name(name))
+
+
+def _bibtex_authors(authors):
+    """`author`, and the roles as `author+an`: biblatex's data annotations, which styles can
+    print as markers."""
+    listed, trailing = _positions(authors)
+    names = [_bibtex_name(n) for n in listed]
     if trailing:
         names.append("others")  # BibTeX's own "et al.", which only ends a list
-    fields = [("title", _title(publication.display_title)), ("author", " and ".join(names))]
     roles = _roles(listed)
-    if roles:  # biblatex's data annotations, which styles can print as markers
-        fields.append(
-            (
-                "author+an",
-                "; ".join(f"{p}={','.join(sorted(r))}" for p, r in sorted(roles.items())),
-            )
-        )
+    return [
+        ("author", " and ".join(names)),
+        ("author+an", "; ".join(f"{p}={','.join(sorted(r))}" for p, r in sorted(roles.items()))),
+    ]
+
+
+# Where each entry type names the book or journal the paper is in.
+_BIBTEX_CONTAINER = {
+    "article": "journal",
+    "inproceedings": "booktitle",
+    "incollection": "booktitle",
+    "misc": "howpublished",  # a preprint server: "arXiv"
+}
+
+
+def _bibtex_venue(publication, entry_type):
     venue = publication.venue
-    container = latex_escape(publication.container_name)
-    entry_type = BIBTEX_TYPES.get(publication.kind, "misc")
-    if container and entry_type == "article":
-        fields.append(("journal", container))
-    elif container and entry_type in ("inproceedings", "incollection"):
-        fields.append(("booktitle", container))
-    elif container and entry_type == "misc":  # a preprint server: "arXiv"
-        fields.append(("howpublished", container))
-    if venue:
-        fields.append(("abbr", latex_escape(venue.short_name)))  # al-folio's venue badge
-    if publication.date:
-        fields.append(("year", str(publication.date.year)))
-        if publication.date.month:  # BibTeX's own month macros, which styles print
-            fields.append(
-                (
-                    "month",
-                    Field("month", _MONTHS[publication.date.month - 1], enclosing="no-enclosing"),
-                )
-            )
-        if publication.date.day:
-            fields.append(("day", str(publication.date.day)))
-    fields += [
+    container = _BIBTEX_CONTAINER.get(entry_type, "")
+    return [
+        (container, latex_escape(publication.container_name) if container else ""),
+        ("abbr", latex_escape(venue.short_name) if venue else ""),  # al-folio's venue badge
+    ]
+
+
+def _bibtex_date(date):
+    if not date:
+        return []
+    fields = [("year", str(date.year))]
+    if date.month:  # BibTeX's own month macros, which styles print
+        fields.append(("month", Field("month", _MONTHS[date.month - 1], enclosing="no-enclosing")))
+    if date.day:
+        fields.append(("day", str(date.day)))
+    return fields
+
+
+def _bibtex_details(publication):
+    """Where in its venue the paper is, who published it, and its identifiers."""
+    patent = publication.kind == Kind.PATENT
+    fields = [
         ("volume", latex_escape(publication.volume)),
         ("number", latex_escape(publication.issue or publication.patent_number)),
         ("pages", latex_escape(format_pages(publication.pages, dash="--"))),
@@ -283,12 +306,8 @@ def bibtex_entry(publication, authors, key):
         ("series", latex_escape(publication.series)),
         # biblatex's place of a patent is its jurisdiction
         (
-            "location" if publication.kind == Kind.PATENT else "address",
-            latex_escape(
-                publication.patent_jurisdiction
-                if publication.kind == Kind.PATENT
-                else publication.address
-            ),
+            "location" if patent else "address",
+            latex_escape(publication.patent_jurisdiction if patent else publication.address),
         ),
         ("doi", _bibtex_verbatim(publication.doi)),
         ("issn", ", ".join(publication.issns)),
@@ -298,12 +317,22 @@ def bibtex_entry(publication, authors, key):
             ("eprint", _bibtex_verbatim(publication.arxiv_id)),
             ("archiveprefix", "arXiv"),
         ]
+    return fields
+
+
+def _bibtex_notes(publication):
     # The paper's own note alone: biblatex, IEEEtran and natbib styles print `note` in the
     # reference, so a roles sentence there would land in every reader's bibliography. The
     # roles travel in `author+an`, which styles print only when asked to.
-    fields.append(("note", latex_escape(_paper_note(publication))))
-    if publication.award:
-        fields.append(("award_name", latex_escape(publication.award)))
+    return [
+        ("note", latex_escape(_paper_note(publication))),
+        ("award_name", latex_escape(publication.award)),
+    ]
+
+
+def _bibtex_links(publication):
+    """The paper's page, its PDF, and al-folio's link fields."""
+    fields = []
     if is_web_url(publication.url):  # the PDF and the project page have fields of their own
         # a paper read from al-folio whose `html` won over its template's `url` (kept among
         # the source's fields, written below) goes back as `html`, as it came
@@ -314,18 +343,30 @@ def bibtex_entry(publication, authors, key):
     for name, attribute in _ALFOLIO_LINKS:
         # a link into the site ("/posts/…") leaves it on the site's own address
         link = absolute_site_or_web_url(getattr(publication, attribute))
-        if link:
-            fields.append((name, _bibtex_verbatim(link)))
+        fields.append((name, _bibtex_verbatim(link) if link else ""))
     other = _ALFOLIO_OTHER.get(publication.other_label)
     if other and is_web_url(publication.other_url):
         fields.append((other, _bibtex_verbatim(publication.other_url)))
-    if publication.abstract:
-        fields.append(("abstract", latex_escape(publication.abstract)))
-    if publication.is_selected:
-        fields.append(("selected", "true"))
-    for name, value in sorted((publication.source_fields or {}).items()):
-        if _FIELD_NAME.match(name) and isinstance(value, str):
-            fields.append((name, latex_escape(value)))  # kept from the source, given back
+    return fields
+
+
+def _bibtex_extras(publication):
+    """The abstract, al-folio's `selected`, and the fields kept from the source, given back."""
+    return [
+        ("abstract", latex_escape(publication.abstract)),
+        ("selected", "true" if publication.is_selected else ""),
+        *(
+            (name, latex_escape(value))
+            for name, value in sorted((publication.source_fields or {}).items())
+            if _FIELD_NAME.match(name) and isinstance(value, str)
+        ),
+    ]
+
+
+def _bibtex_written(entry_type, key, fields):
+    """The entry of `fields` ((name, text or Field) in order) as BibTeX writes it: empty
+    values left out, a name given again (a field kept from the source that the paper now
+    fills itself) keeping its first value."""
     entry_fields, used = [], set()
     for name, value in fields:
         if value and name not in used:

@@ -23,30 +23,16 @@ from core.markup import DESCRIPTION_LIMIT, SUMMARY_LIMIT, text_limit
 from core.names import initials, name_parts
 from core.partial_dates import PartialDateField
 from core.slugs import unique_slug
-from core.weblinks import SiteOrWebURLField, WebURLField, is_web_url, site_or_web_url
+from core.weblinks import SiteOrWebURLField, WebURLField
 from lab.models import PublicationKind
 from media.fields import FeaturedImageField
 from people.models import Person, Project
 from publications import roles
+from publications.presentation import PublicationPresentation
 from tags.models import TagsField
 
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$", re.I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-
-
-_PAGE_DASH = re.compile(r"\s*[-–—]+\s*")
-
-
-def split_pages(pages):
-    """("1", "38") from "1–38", "1--38" or "1 - 38"; ("e1234", "") from a single page."""
-    parts = _PAGE_DASH.split(pages.strip()) if pages and pages.strip() else []
-    return (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
-
-
-def format_pages(pages, dash="–"):
-    """A page range with one kind of dash: "1–38" for pages, "1--38" for BibTeX."""
-    first, last = split_pages(pages)
-    return f"{first}{dash}{last}" if last else first
 
 
 def title_key(title):
@@ -200,7 +186,7 @@ class PublicationQuerySet(models.QuerySet):
         return self.filter(match).distinct()
 
 
-class Publication(models.Model):
+class Publication(PublicationPresentation, models.Model):
     Kind = PublicationKind  # declared with the lab settings, which choose the harvested ones
 
     class Status(models.TextChoices):
@@ -466,109 +452,6 @@ class Publication(models.Model):
         """Move every author row above the real positions, so rows can then be renumbered in
         any order without two sharing a position half-way (one UPDATE query)."""
         self.authorships.update(position=models.F("position") + 10_000)
-
-    @property
-    def display_title(self):
-        if self.title:
-            return self.title
-        return f"{self.patent_jurisdiction} Patent {self.patent_number}".strip()
-
-    @property
-    def year(self):
-        return self.date.year if self.date else None
-
-    @property
-    def venue_label(self):
-        """ "EuroSys 2026", "OSDI 2018 (Poster)", "arXiv 2026": the short form lists print."""
-        # a preprint known only by its arXiv id was posted on arXiv; a paper whose record
-        # names no venue short enough to be one shows its own proceedings or journal title
-        parts = [
-            self.venue.short_name
-            if self.venue
-            else "arXiv"
-            if self.arxiv_id
-            else self.container_title
-        ]
-        if self.year:
-            parts.append(str(self.year))
-        label = " ".join(p for p in parts if p)
-        if self.kind in (self.Kind.POSTER, self.Kind.DEMO):
-            label = f"{label} ({self.get_kind_display()})"
-        return label
-
-    @property
-    def container_name(self):
-        """The paper's own proceedings or journal title, else its venue's full name, else ""."""
-        return self.container_title or (self.venue.full_name if self.venue else "")
-
-    @property
-    def issns(self):
-        """The paper's ISSNs, else its venue's."""
-        own = [i.strip() for i in self.issn.split(",") if i.strip()]
-        return own or (self.venue.issns() if self.venue else [])
-
-    @property
-    def publisher_name(self):
-        """The paper's own publisher, else its venue's, else ""."""
-        return self.publisher or (self.venue.publisher if self.venue else "")
-
-    @property
-    def first_page(self):
-        return split_pages(self.pages)[0]
-
-    @property
-    def last_page(self):
-        return split_pages(self.pages)[1]
-
-    @property
-    def doi_url(self):
-        return f"https://doi.org/{self.doi}" if self.doi else ""
-
-    @property
-    def arxiv_url(self):
-        return f"https://arxiv.org/abs/{self.arxiv_id}" if self.arxiv_id else ""
-
-    def award_labels(self):
-        """The award note and the names of published awards tied to this paper, once each.
-        Reads `awards`, which `for_listing()` prefetches."""
-        labels = [a.name for a in self.awards.all() if a.is_published]
-        if self.award and self.award not in labels:
-            labels.insert(0, self.award)
-        return labels
-
-    def links(self):
-        """(label, url) pairs for the buttons under a paper, in a fixed order."""
-        hosted = self.hosted_pdf_url
-        pdf = hosted or self.pdf_url
-        # a site path as the page's language has it ("/zh-hans/posts/…"), "" if not a link
-        slides, project, blog = map(
-            site_or_web_url, (self.slides_url, self.project_url, self.blog_url)
-        )
-        candidates = [
-            ("PDF", pdf),
-            (_("Page"), self.url),
-            (_("Code"), self.code_url),
-            ("arXiv", self.arxiv_url),
-            ("DOI", self.doi_url),
-            (_("Slides"), slides),
-            (_("Video"), self.video_url),
-            (_("Project"), project),
-            (_("Poster"), self.poster_url),
-            (_("Supplement"), self.supplement_url),
-            (_("Blog"), blog),
-            (_("Dataset"), self.dataset_url),
-            (self.other_label or _("Link"), self.other_url),
-        ]
-        return [
-            (label, url)
-            for label, url in candidates
-            if url and (url in (hosted, slides, project, blog) or is_web_url(url))
-        ]
-
-    @property
-    def hosted_pdf_url(self):
-        """The address of the PDF stored here (served by `publications:pdf`), or ""."""
-        return reverse("publications:pdf", kwargs={"slug": self.slug}) if self.pdf_file else ""
 
 
 def is_family_first(given: str, family: str) -> bool:

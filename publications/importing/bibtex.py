@@ -13,18 +13,16 @@ from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, E
 
 from core.names import name_parts
 from core.partial_dates import PartialDate
-from core.weblinks import is_web_url
 from lab.models import LabSettings
 from publications.importing import bibtex_fields as fields_of
+from publications.importing.bibtex_links import EntryLinks
 from publications.importing.latex import LatexDecoder
 from publications.importing.records import (
     AuthorRecord,
     ImportProblem,
     Kind,
     Record,
-    arxiv_id_of_doi,
     check,
-    clean_doi,
     page_range,
     squash,
 )
@@ -66,8 +64,6 @@ _READ = {
     "selected", "arxiv", "hal", "award", "award_name", "organization", "institution",
     "school", "pubstate", *fields_of.LINK_HOMES, *fields_of.DROPPED,
 }  # fmt: skip
-_ARXIV_ID = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}(?:v\d+)?)$", re.IGNORECASE)
-_ARXIV_IN_TEXT = re.compile(r"arxiv(?:\.org)?[:\s/]*(?:abs/|pdf/)?(\d{4}\.\d{4,5})", re.IGNORECASE)
 _DBLP_KEY = re.compile(r"^(?:DBLP:)?((?:conf|journals)/[\w-]+)/", re.IGNORECASE)
 _DBLP_URL = re.compile(r"dblp\.org/rec/((?:conf|journals)/[\w-]+)/", re.IGNORECASE)
 _ENTRY_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)")
@@ -195,16 +191,10 @@ def _unenclosed(value: str) -> str:
     return value
 
 
-class _EntryReader:
-    """Reads one entry's fields (lower-case names, first values) into a record."""
-
-    def __init__(
-        self, entry: Entry, label: str, latex: LatexDecoder, markers: dict[str, str]
-    ) -> None:
-        self.entry = entry
-        self.label = label
-        self.latex = latex
-        self.markers = markers
+class _EntryReader(EntryLinks):
+    """Reads one entry's fields (lower-case names, first values) into a record. Two of its
+    parts are inherited, each in a module of its own: reading a field's value
+    (`bibtex_values`) and placing the identifiers and links (`bibtex_links`)."""
 
     def read(self, given: dict[str, str]) -> Record:
         entry = self.entry
@@ -254,48 +244,6 @@ class _EntryReader:
         self._kept_and_dropped()
         check(record)
         return record
-
-    # -- values ----------------------------------------------------------------------------
-
-    def raw(self, name: str) -> str:
-        value = self.fields.get(name)
-        return value.strip() if value else ""
-
-    def text(self, name: str, *, one_line: bool = True) -> str:
-        """The field's text, LaTeX decoded; white space folded unless not `one_line`."""
-        raw = self.raw(name)
-        if not raw:
-            return ""
-        try:
-            value = self.latex.decode(raw)
-        except ValueError:
-            self.record.problems.append(f"the LaTeX in its {name} cannot be read")
-            return ""
-        if one_line:
-            return squash(value)
-        return "\n\n".join(squash(p) for p in re.split(r"\n\s*\n", value) if squash(p))
-
-    def _number(self, name: str) -> str:
-        """Numbers and ranges are not LaTeX text: "12--24" needs no decoder for "12–24"."""
-        value = squash(self.raw(name).strip("{}"))
-        if value.casefold() in fields_of.PLACEHOLDERS.get(name, ()):
-            self.record.dropped.append(f"{name} “{value}”: a placeholder, not stored")
-            return ""
-        return value
-
-    def _canonical(self, given: dict[str, str]) -> dict[str, str]:
-        """Field names as BibTeX means them: misspellings read as the field they stand for
-        (said in the preview), unless the entry also has that field."""
-        fields = {k: v for k, v in given.items() if k not in fields_of.ALIASES}
-        for alias, name in fields_of.ALIASES.items():
-            if alias not in given:
-                continue
-            if name in fields or not given[alias].strip():
-                fields[f"{alias}"] = given[alias]  # kept as it is: the real field is there
-            else:
-                fields[name] = given[alias]
-                self.record.readings.append(f"“{alias}” read as {name}")
-        return fields
 
     # -- what the entry is -----------------------------------------------------------------
 
@@ -347,89 +295,6 @@ class _EntryReader:
             record.readings.append(f"@article in “{venue}” read as a {record.kind.label.lower()}")
         venue_key = _DBLP_KEY.match(self.entry.key) or _DBLP_URL.search(self.raw("biburl"))
         record.venue_key = venue_key[1].lower() if venue_key else ""
-
-    def _identifiers(self) -> None:
-        record = self.record
-        # LaTeX escapes a DOI's "_" ("10.1007/978-3-030-58548-8\_15", as DBLP writes it)
-        raw_doi = re.sub(r"\\([_&%#])", r"\1", self.raw("doi").strip("{}"))
-        if raw_doi:
-            record.doi = clean_doi(raw_doi) or clean_doi(fields_of.doi_in_text(raw_doi))
-            if not record.doi:
-                record.problems.append(f"invalid DOI “{raw_doi[:200]}”")
-        url = self.raw("url")
-        if fields_of.is_doi_link(url):
-            doi = clean_doi(fields_of.doi_in_text(url))
-            if doi and not record.doi:
-                record.doi = doi
-                record.readings.append("DOI read from its url")
-            url = ""  # the DOI's own link: the DOI is its home
-        for name in ("note", "howpublished"):
-            doi = clean_doi(fields_of.doi_in_text(self.raw(name)))
-            if doi and not record.doi:
-                record.doi = doi
-                record.readings.append(f"DOI read from its {name}")
-        if url and url.lower().split("?")[0].endswith(".pdf") and is_web_url(url):
-            record.pdf_url = url
-        elif url and is_web_url(url):
-            record.url = url
-        elif url:
-            record.dropped.append(f"url “{url[:100]}”: not a web address")
-
-    def _links(self) -> None:
-        record = self.record
-        for name, home in fields_of.LINK_HOMES.items():
-            value = self.raw(name) if name in self.fields else ""
-            if not value:
-                continue
-            if not is_web_url(value):
-                if "://" in value or value.lower().startswith(("javascript:", "data:")):
-                    record.dropped.append(f"{name} “{value[:100]}”: not a web address")
-                else:
-                    record.files.append(f"{name} “{value[:100]}”")
-                continue
-            if name == "html" and _ARXIV_IN_TEXT.search(value):
-                continue  # the arXiv page, which the paper's arXiv id links to
-            if name == "html" and record.url and record.url != value:
-                # al-folio shows `html` as the paper's page; its `url` is the template's
-                record.source_fields["url"], record.url = record.url, value
-                continue
-            if getattr(record, home) and getattr(record, home) != value:
-                record.source_fields[name] = value  # its home is taken by another link
-            elif not getattr(record, home):
-                setattr(record, home, value)
-        hal = squash(self.raw("hal"))
-        if hal:
-            record.source_fields["hal"] = hal
-            if re.match(r"^hal-\d+(?:v\d+)?$", hal) and not record.other_url:
-                record.other_url, record.other_label = f"https://hal.science/{hal}", "HAL"
-
-    def _arxiv(self) -> None:
-        """An arXiv preprint, however the entry says so (al-folio's arxiv, eprint with
-        archivePrefix or eprinttype, "arXiv preprint arXiv:…" or DBLP's "CoRR" as journal,
-        arXiv's DOI), gets its id, and with no other venue the preprint server "arXiv"."""
-        record = self.record
-        prefix = (self.raw("archiveprefix") or self.raw("eprinttype")).lower()
-        match = _ARXIV_ID.match(self.raw("arxiv")) or (
-            _ARXIV_ID.match(self.raw("eprint")) if prefix in ("arxiv", "") else None
-        )
-        if not match:
-            text = f"{record.venue_name} {self.raw('volume')} {record.url} {self.raw('html')}"
-            match = _ARXIV_IN_TEXT.search(text)
-        record.arxiv_id = (match[1] if match else "") or arxiv_id_of_doi(record.doi)
-        if not record.arxiv_id:
-            return
-        if record.url and record.arxiv_id in record.url and "arxiv.org" in record.url:
-            record.url = ""  # the arXiv page, which the id links to
-        venue = record.venue_name.casefold()
-        if not venue or venue == "corr" or venue.startswith("arxiv"):
-            record.venue_name, record.volume = "arXiv", ""
-            if record.venue_short.casefold() not in ("", "arxiv", "corr"):
-                record.dropped.append(
-                    f"abbr “{record.venue_short}”: the paper is an arXiv preprint"
-                )
-            record.venue_short = ""
-            if record.kind in (Kind.OTHER, Kind.JOURNAL, Kind.PREPRINT):
-                record.kind, record.status = Kind.PREPRINT, Publication.Status.PREPRINT
 
     def _date(self) -> PartialDate | None:
         record = self.record

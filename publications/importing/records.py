@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from core.identifiers import normalize_doi, normalize_orcid
 from core.partial_dates import PartialDate
 from people.models import Person
-from publications.models import Publication, format_pages
+from publications.models import Publication
+from publications.presentation import format_pages
 
 Kind = Publication.Kind
 MAX_FILE_BYTES = 5 * 1024 * 1024
