@@ -15,7 +15,7 @@ from harvest.models import Candidate, Source
 from people.models import Person
 from publications.importing import apply, planning
 from publications.importing.records import AUTHOR_ID_KINDS, Record
-from publications.models import Publication, Venue
+from publications.models import Authorship, Publication, Venue
 from tags.models import Tag, split_keywords
 
 
@@ -235,7 +235,8 @@ def undo_auto_accept(candidate: Candidate, user) -> None:
     """Undo the harvest's acceptance: the paper it made goes with its authors (and the
     venue and tags it made, if nothing else uses them), and the work waits for review
     again, as before the harvest accepted it. Refused (ReviewProblem) once a person has
-    merged another work into the paper: then the paper is theirs to edit."""
+    merged another work into the paper, or edited the paper or its authors: then the paper
+    is theirs, and undoing would take their work with it."""
     current = Candidate.objects.select_for_update().filter(pk=candidate.pk)
     row = current.values("status", "auto_accepted_from").first()
     if not row or row["status"] != Candidate.Status.ACCEPTED or not row["auto_accepted_from"]:
@@ -247,6 +248,11 @@ def undo_auto_accept(candidate: Candidate, user) -> None:
             raise ReviewProblem(
                 f"Other works have been merged into “{paper.display_title}” since: edit the "
                 "paper instead."
+            )
+        if _edited_by_a_person(paper):
+            raise ReviewProblem(
+                f"“{paper.display_title}” has been edited since the harvest accepted it: "
+                "edit the paper instead."
             )
         paper._history_user = user  # type: ignore[attr-defined]
         paper._change_reason = "auto-accept undone"  # type: ignore[attr-defined]
@@ -293,6 +299,13 @@ def disown(candidate: Candidate, person: Person, user) -> None:
     candidate.not_people.add(person)
     if candidate.status == Candidate.Status.OPEN and not candidate.claimants().exists():
         _done(candidate, Candidate.Status.REJECTED, user)
+
+
+def _edited_by_a_person(paper: Publication) -> bool:
+    """Whether a person changed the paper or its authors (a history row with a user: the
+    harvest's own writes and the figures' refreshes have none)."""
+    authors = Authorship.history.filter(publication_id=paper.pk)
+    return any(rows.exclude(history_user=None).exists() for rows in (paper.history.all(), authors))
 
 
 def _undo_made(candidate: Candidate) -> None:

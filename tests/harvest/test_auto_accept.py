@@ -332,6 +332,31 @@ def test_undo_is_refused_once_another_work_was_merged_into_the_paper(accepted, a
     assert Publication.objects.filter(pk=accepted.publication_id).exists()
 
 
+@pytest.mark.parametrize("edited", ["paper", "authors"])
+def test_undo_is_refused_once_a_person_edited_the_paper_and_their_edit_stays(
+    accepted, cast, signed_in, edited
+):
+    paper = accepted.publication
+    if edited == "paper":
+        paper.title = "Mooncake, as the member corrected it"
+        paper._history_user = cast["owner"]
+        paper.save()
+    else:
+        authorship = paper.authorships.first()
+        authorship.is_corresponding = True
+        authorship._history_user = cast["owner"]
+        authorship.save()
+
+    page = signed_in(cast["owner"]).post(undo_url(accepted), follow=True)
+
+    assert "has been edited since the harvest accepted it" in page.content.decode()
+    paper.refresh_from_db()
+    accepted.refresh_from_db()
+    assert accepted.status == "accepted" and accepted.publication == paper
+    if edited == "paper":
+        assert paper.title == "Mooncake, as the member corrected it"
+
+
 def test_the_settings_refuse_a_source_the_harvest_does_not_read_and_order_the_rest():
     lab = LabSettings.load()
     lab.auto_accepted_sources = ["dblp", "orcid", "dblp"]
