@@ -4,8 +4,9 @@ menu and the home place it, the rows it shows and what makes one public, and its
 Everything that must name every section reads this list: the menu (`MenuItem.Section`), the
 home's kinds and their default places (`HomeSection.Kind`), the root URLs
 (labsite/urls.py), the sitemap (labsite/sitemaps.py), the site's search (labsite/search.py:
-every section with rows is searched, and a result is named by its section's `item`) and,
-through those, the static copy.
+every section with rows is searched, and a result is named by its section's `item`), the
+tags' pages (labsite/pages/tags.py: every section with `tagged`) and, through those, the
+static copy.
 It sits in `lab`, below the content apps, so that their models can build their choices from
 it; it therefore names models, URL modules and views by their dotted names, which the site
 (labsite) resolves. Adding a section is its own module, its templates and one entry here.
@@ -13,6 +14,7 @@ it; it therefore names models, URL modules and views by their dotted names, whic
 
 from dataclasses import dataclass
 
+from django.apps import apps
 from django.db import models
 from django.utils import translation
 from django.utils.functional import Promise, lazy
@@ -40,6 +42,27 @@ class Rows:
     public: str
     rule: str
 
+    def public_rows(self):
+        """The public rows, as a queryset (the model is looked up when this is called, so
+        that the registry imports no app)."""
+        return getattr(apps.get_model(self.model).objects, self.public)()
+
+
+@dataclass(frozen=True)
+class Tagged:
+    """How a section shows on a tag's page (/tags/<slug>/), under its label.
+
+    `position`: its place on that page (papers, posts, talks, research, courses: not the
+    registry's order). `builder`: the dotted path of the function that takes the section's
+    public rows carrying the tag and returns what its fragment
+    (templates/labsite/tagged/_<key>.html) reads: those rows as the section's own list shows
+    them, under "rows". `anchor`: its heading's id, "<anchor>-heading". The section's model
+    has a `tags` field (tags.models.TagsField), whose reverse relation the tags' list reads."""
+
+    position: int
+    builder: str
+    anchor: str
+
 
 @dataclass(frozen=True)
 class Section:
@@ -58,6 +81,7 @@ class Section:
     detail_url: str = ""  # the URL name of one row's page, when rows have pages
     detail_kwarg: str = "slug"  # the URL argument naming the row
     item: Promise | None = None  # what one of its rows is called (a search result's kind)
+    tagged: Tagged | None = None  # None: its rows carry no tags
 
 
 @dataclass(frozen=True)
@@ -102,6 +126,7 @@ SECTIONS = (
         rows=Rows("publications.Publication", "published", _PUBLISHED + _OWNER),
         detail_url="publications:detail",
         item=_("Publication"),
+        tagged=Tagged(10, "labsite.pages.tags.papers", anchor="publications"),
     ),
     Section(
         "talks",
@@ -113,6 +138,7 @@ SECTIONS = (
         rows=Rows("talks.Talk", "published", _PUBLISHED + _OWNER),
         detail_url="talks:detail",
         item=_("Talk"),
+        tagged=Tagged(30, "labsite.pages.tags.talks", anchor="talks"),
     ),
     Section(
         "awards",
@@ -151,6 +177,7 @@ SECTIONS = (
         rows=Rows("website.Post", "published", _PUBLISHED + " and dated today or before" + _OWNER),
         detail_url="posts:detail",
         item=_("Post"),
+        tagged=Tagged(20, "labsite.pages.tags.posts", anchor="posts"),
     ),
     Section(
         "openings",
@@ -179,6 +206,7 @@ SECTIONS = (
         rows=Rows("website.Theme", "published", _PUBLISHED),
         detail_url="themes:detail",
         item=_("Research theme"),
+        tagged=Tagged(40, "labsite.pages.tags.themes", anchor="themes"),
     ),
     Section(
         "teaching",
@@ -191,6 +219,7 @@ SECTIONS = (
         rows=Rows("website.Course", "published", _PUBLISHED + _OWNER),
         detail_url="teaching:detail",
         item=_("Course"),
+        tagged=Tagged(50, "labsite.pages.tags.courses", anchor="courses"),
     ),
     Section(
         "tags",
@@ -263,6 +292,11 @@ def home_blocks():
     """Every kind of home section, by its default place."""
     blocks = [section.home for section in SECTIONS if section.home] + list(HOME_ONLY)
     return sorted(blocks, key=lambda block: block.place.position)
+
+
+def tagged_sections():
+    """The sections whose rows a tag's page lists, in the page's order."""
+    return sorted((s for s in SECTIONS if s.tagged), key=lambda s: s.tagged.position)
 
 
 def _choices(name, members, places):

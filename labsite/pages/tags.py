@@ -1,49 +1,73 @@
 """The tags' pages: every tag in use (/tags/), and a tag's page listing everything with it
-(/tags/<slug>/): papers, posts, talks, research themes and courses, each as its own list
-shows it."""
+(/tags/<slug>/): the rows of each section the registry marks `tagged` (lab/sections.py:
+papers, posts, talks, research themes and courses), each as its own list shows them."""
 
 from django.db.models import Q
 from django.http import Http404
+from django.utils.module_loading import import_string
 from django.views.generic import DetailView, ListView
 
+from lab import sections
 from publications import listing
 from publications.authors import merge_legends
-from publications.models import Publication
 from tags.models import Tag
-from talks.models import Talk
-from website.models import Course, Post, Theme
 
 
 def _tagged(tag):
-    """{kind: [published items with `tag`]}, each kind in its own list's order: a query or
-    two per kind."""
-    return {
-        "publications": listing.entries(
-            listing.papers(Publication.objects.published().filter(tags=tag).order_by("-date"))
-        ),
-        "posts": list(Post.objects.published().filter(tags=tag).for_listing()),
-        "talks": list(Talk.objects.published().filter(tags=tag).for_listing()),
-        "themes": list(Theme.objects.published().filter(tags=tag).select_related("featured_image")),
-        "courses": list(
-            Course.objects.published()
-            .filter(tags=tag)
-            .for_listing()
-            .select_related("featured_image")
-            .prefetch_related("tags")
-        ),
-    }
+    """Each tagged section, in the page's order, as the context its fragment reads: its
+    heading, anchor and template, and its published rows with `tag` ("rows", empty when
+    none has it), in its own list's order: a query or two a section."""
+    shown = []
+    for section in sections.tagged_sections():
+        rows = section.rows.public_rows().filter(tags=tag)
+        context = import_string(section.tagged.builder)(rows)
+        context.update(
+            heading=section.label,
+            anchor=section.tagged.anchor,
+            template=f"labsite/tagged/_{section.key}.html",
+        )
+        shown.append(context)
+    return shown
 
 
 def tags_in_use():
-    """Tags that some published item carries (what /tags/ and the sitemap list)."""
-    carried = (
-        Q(publications__in=Publication.objects.published().values("pk"))
-        | Q(posts__in=Post.objects.published().values("pk"))
-        | Q(talks__in=Talk.objects.published().values("pk"))
-        | Q(themes__in=Theme.objects.published().values("pk"))
-        | Q(courses__in=Course.objects.published().values("pk"))
-    )
+    """Tags that some published item carries (what /tags/ and the sitemap list), through
+    the relation each tagged section's `tags` field gives the tag (`tag.posts`...)."""
+    carried = Q()
+    for section in sections.tagged_sections():
+        public = section.rows.public_rows()
+        relation = public.model._meta.get_field("tags").related_query_name()
+        carried |= Q(**{f"{relation}__in": public.values("pk")})
     return Tag.objects.filter(pk__in=Tag.objects.filter(carried).values("pk"))
+
+
+# What each tagged section's fragment reads (the registry names these by `tagged.builder`):
+# the section's public rows with the tag, as its own list shows them.
+
+
+def papers(rows):
+    """Newest first, as the publication list writes them, and the legend of their authors'
+    markers."""
+    entries = listing.entries(listing.papers(rows.order_by("-date")))
+    return {"rows": entries, "legend": merge_legends(entries)}
+
+
+def posts(rows):
+    return {"rows": list(rows.for_listing())}
+
+
+def talks(rows):
+    return {"rows": list(rows.for_listing())}
+
+
+def themes(rows):
+    return {"rows": list(rows.select_related("featured_image"))}
+
+
+def courses(rows):
+    return {
+        "rows": list(rows.for_listing().select_related("featured_image").prefetch_related("tags"))
+    }
 
 
 class TagListView(ListView):
@@ -66,7 +90,7 @@ class TagView(DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         tagged = _tagged(self.object)
-        if not any(tagged.values()):
+        if not any(section["rows"] for section in tagged):
             raise Http404("Nothing published carries this tag.")
-        context.update(tagged, legend=merge_legends(tagged["publications"]))
+        context["tagged"] = tagged
         return context

@@ -3,7 +3,10 @@ both languages; the publication and post lists filtered by tag; BibTeX keywords 
 tags; a lab admin merges tags."""
 
 import pytest
+from django.apps import apps
+from django.template.loader import get_template
 
+from lab import sections
 from publications import importing
 from publications.models import Publication
 from tags.models import Tag
@@ -41,6 +44,34 @@ def test_the_tags_page_lists_everything_with_it(client, systems):
         assert title in html
     assert "A post about something else" not in html
     assert "<h1>memory systems</h1>" in html
+
+
+def test_the_tags_page_shows_each_section_in_its_order_in_a_bounded_number_of_queries(
+    client, systems, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(17):
+        html = client.get("/tags/memory/").content.decode()
+
+    headings = [
+        "publications-heading",
+        "posts-heading",
+        "talks-heading",
+        "themes-heading",
+        "courses-heading",
+    ]
+    places = [html.index(f'<h2 id="{heading}">') for heading in headings]
+    assert places == sorted(places)
+
+
+def test_every_section_whose_rows_carry_tags_is_on_the_tags_page():
+    """A section's rows with a `tags` field are listed on a tag's page by its registry
+    entry (lab/sections.py: `tagged`), with a fragment of its own."""
+    for section in sections.SECTIONS:
+        model = section.rows and apps.get_model(section.rows.model)
+        has_tags = bool(model) and any(f.name == "tags" for f in model._meta.get_fields())
+        assert bool(section.tagged) == has_tags, section.key
+        if section.tagged:
+            get_template(f"labsite/tagged/_{section.key}.html")
 
 
 def test_the_tags_page_in_chinese(client, systems):
