@@ -1,11 +1,11 @@
 """A file chosen in a form that is refused is kept for the next try, not chosen again.
 
 When a form comes back with errors, each upload that passed its own field's checks is put
-aside in a private folder (settings.KEPT_UPLOADS_DIR, never served) and the form carries a
-signed token naming it, beside the file input: "Kept: IMG_0001.HEIC". Sending the form
-again without choosing another file sends that token, and the field takes the kept file as
-if it had been chosen again; it goes through the same checks and the model's own encoding.
-Choosing another file, or ticking "Clear", wins. A token is signed with the site's secret
+aside in the private storage (core/private_storage.py, under `kept/`; never served) and the
+form carries a signed token naming it, beside the file input: "Kept: IMG_0001.HEIC". Sending
+the form again without choosing another file sends that token, and the field takes the kept
+file as if it had been chosen again; it goes through the same checks and the model's own
+encoding. Choosing another file, or ticking "Clear", wins. A token is signed with the site's secret
 key (it cannot name any other file) and works for a day; kept files go once used, or after
 a day.
 
@@ -19,36 +19,32 @@ import contextlib
 import functools
 import os
 import secrets
-import time
 from pathlib import Path
 
 from django import forms
-from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.files import File
-from django.core.files.storage import FileSystemStorage
 from django.core.files.uploadedfile import UploadedFile
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from core.private_storage import forget_old, open_local, private_storage
+
 SALT = "labsite.kept-upload"
 MAX_AGE = 24 * 60 * 60
-
-
-def _storage():
-    return FileSystemStorage(location=settings.KEPT_UPLOADS_DIR)
+FOLDER = "kept"
 
 
 def keep(upload):
     """Put `upload` aside; returns its token (the same one again for a file already kept)."""
     if getattr(upload, "kept_token", None):
         return upload.kept_token
-    _forget_old()
+    forget_old(FOLDER, MAX_AGE)
     upload.seek(0)
     # copied through a plain File: given the upload, a storage moves a large one's temporary
     # file away from under it
-    stored = _storage().save(f"{secrets.token_hex(16)}.upload", File(upload.file))
+    stored = private_storage().save(f"{FOLDER}/{secrets.token_hex(16)}.upload", File(upload.file))
     upload.seek(0)
     token = signing.dumps({"file": stored, "name": Path(upload.name).name}, salt=SALT)
     upload.kept_token = token
@@ -58,30 +54,15 @@ def keep(upload):
 def take(token):
     """The kept upload a token names, as a fresh upload (its kept copy removed), or None
     for a token that is forged, expired or already used. The upload reads the kept file,
-    whatever its size, without a copy in memory; the folder keeps no name for it (its
+    whatever its size, without a copy in memory; the storage keeps no name for it (its
     bytes go once the upload is closed)."""
     try:
         kept = signing.loads(token, salt=SALT, max_age=MAX_AGE)
-        storage = _storage()
-        file = open(storage.path(kept["file"]), "rb")  # noqa: SIM115 (closed with the upload)
+        file = open_local(kept["file"])
     except (signing.BadSignature, KeyError, TypeError, OSError):
         return None
-    storage.delete(kept["file"])
+    private_storage().delete(kept["file"])
     return UploadedFile(file, name=kept["name"], size=os.fstat(file.fileno()).st_size)
-
-
-def _forget_old():
-    storage = _storage()
-    try:
-        _dirs, files = storage.listdir("")
-    except OSError:
-        return
-    for name in files:
-        try:
-            if time.time() - storage.get_modified_time(name).timestamp() > MAX_AGE:
-                storage.delete(name)
-        except OSError:
-            pass
 
 
 class KeptUploadMixin:

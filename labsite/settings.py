@@ -252,11 +252,29 @@ IMAGEKIT_CACHEFILE_DIR = "renditions"
 # imagekit's own names for them (source_name_as_path), remembered once worked out
 IMAGEKIT_SPEC_CACHEFILE_NAMER = "media.renditions.remembered_name"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=DATA_DIR / "media")
-# Files chosen in a refused admin form, kept for a day for the next try (core/kept_uploads.py):
-# private, never served; shared by the workers of one machine.
-KEPT_UPLOADS_DIR = env.path("KEPT_UPLOADS_DIR", default=DATA_DIR / "kept-uploads")
+# Uploads kept between two requests (core/private_storage.py): the files chosen in a refused
+# admin form, and a site's ZIP between its preview and its import. Private, never served, and
+# never under MEDIA_ROOT; with S3_BUCKET they go to the bucket (below), which every worker on
+# every machine sees. KEPT_UPLOADS_DIR, the folder's name when it held only the forms' files,
+# still names it.
+PRIVATE_UPLOADS_DIR = env.path(
+    "PRIVATE_UPLOADS_DIR", default=env.path("KEPT_UPLOADS_DIR", default=DATA_DIR / "kept-uploads")
+)
+if Path(PRIVATE_UPLOADS_DIR).resolve().is_relative_to(Path(MEDIA_ROOT).resolve()):
+    raise ImproperlyConfigured(
+        "PRIVATE_UPLOADS_DIR is inside MEDIA_ROOT, which the web server serves; "
+        "give it a folder of its own."
+    )
 STORAGES = {
     "default": {"BACKEND": "core.storage.LocalStorage"},
+    "uploads": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {
+            "location": PRIVATE_UPLOADS_DIR,
+            "file_permissions_mode": 0o600,
+            "directory_permissions_mode": 0o700,
+        },
+    },
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -282,25 +300,43 @@ S3_BUCKET = env.str("S3_BUCKET", default="")
 if S3_BUCKET:
     from botocore.config import Config
 
+    _bucket = {
+        "bucket_name": S3_BUCKET,
+        "endpoint_url": env.str("S3_ENDPOINT_URL", default="") or None,
+        "region_name": env.str("S3_REGION", default="") or None,
+        "file_overwrite": False,
+        # Objects are written with no ACL: buckets with ACLs turned off (AWS's default)
+        # refuse any other; the bucket's policy says who may read them.
+        "default_acl": None,
+        # A storage that hangs refuses an upload (labsite/outages.py) within
+        # attempts × (connect + read timeout), before gunicorn's timeout (30 s) would
+        # end the worker.
+        "client_config": Config(
+            connect_timeout=env.float("STORAGE_CONNECT_TIMEOUT", default=3),
+            read_timeout=env.float("STORAGE_READ_TIMEOUT", default=5),
+            retries={"mode": "standard", "max_attempts": 2},
+        ),
+    }
     STORAGES["default"] = {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
-            "bucket_name": S3_BUCKET,
-            "endpoint_url": env.str("S3_ENDPOINT_URL", default="") or None,
-            "region_name": env.str("S3_REGION", default="") or None,
+            **_bucket,
             "custom_domain": env.str("S3_CUSTOM_DOMAIN", default="") or None,
             "querystring_auth": False,
-            "file_overwrite": False,
-            "default_acl": None,
             "object_parameters": {"CacheControl": MEDIA_CACHE_CONTROL},
-            # A storage that hangs refuses an upload (labsite/outages.py) within
-            # attempts × (connect + read timeout), before gunicorn's timeout (30 s) would
-            # end the worker.
-            "client_config": Config(
-                connect_timeout=env.float("STORAGE_CONNECT_TIMEOUT", default=3),
-                read_timeout=env.float("STORAGE_READ_TIMEOUT", default=5),
-                retries={"mode": "standard", "max_attempts": 2},
-            ),
+        },
+    }
+    # The kept uploads: under a prefix of their own that the bucket's policy leaves private
+    # (docs/production.md), and with no address but a signed one that soon expires.
+    STORAGES["uploads"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            **_bucket,
+            "location": "private",
+            "querystring_auth": True,
+            "querystring_expire": 60,
+            # read back through a temporary file, not memory, past this (a site's ZIP)
+            "max_memory_size": 2 * 2**20,
         },
     }
     if not MEDIA_URL.startswith(("http://", "https://")):

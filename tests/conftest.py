@@ -73,7 +73,7 @@ def _clear_cache():
 def _remove_test_media():
     yield
     shutil.rmtree(settings.MEDIA_ROOT, ignore_errors=True)
-    shutil.rmtree(settings.KEPT_UPLOADS_DIR, ignore_errors=True)
+    shutil.rmtree(settings.PRIVATE_UPLOADS_DIR, ignore_errors=True)
 
 
 @pytest.fixture

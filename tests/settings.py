@@ -12,10 +12,12 @@ from labsite.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="labsite-test-media-"))
 STATIC_ROOT = MEDIA_ROOT / "static"
-KEPT_UPLOADS_DIR = MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-kept")
+PRIVATE_UPLOADS_DIR = MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-kept")
 STATIC_ROOT.mkdir()
+_uploads = STORAGES["uploads"]  # noqa: F405
 STORAGES = {
     "default": {"BACKEND": "core.storage.LocalStorage"},
+    "uploads": {**_uploads, "OPTIONS": {**_uploads["OPTIONS"], "location": PRIVATE_UPLOADS_DIR}},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

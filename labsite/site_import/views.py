@@ -2,25 +2,27 @@
 confirm. Lab admins only (it writes people, papers, talks and news alike)."""
 
 import secrets
-import tempfile
-import time
-from pathlib import Path
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.core.files import File
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from core.kept_uploads import KeptFileField
+from core.private_storage import forget_old, local_path, private_storage
 from lab.groups import is_lab_admin
 from lab.models import MemberRole
 from labsite.site_import.groups import GroupMapping
 from labsite.site_import.site import SiteProblem
 from labsite.site_import.writing import MAX_ZIP_BYTES, import_site, open_site
 
-UPLOADS = Path(tempfile.gettempdir()) / "labsite-site-imports"  # shared by the workers
+# Each previewed ZIP waits here, in the storage every worker sees, for its confirmation; one
+# nobody confirmed goes a day on.
+UPLOADS = "site-imports"
+MAX_AGE = 24 * 3600
 SESSION_KEY = "labsite-site-import"
 
 
@@ -48,17 +50,17 @@ def import_site_page(request):
         raise PermissionDenied
     stored = request.session.get(SESSION_KEY) or {}
     if request.method == "POST" and ("confirm" in request.POST or "regroup" in request.POST):
-        path = _upload(stored.get("token", ""))
-        if path is None or request.POST.get("token") != stored.get("token"):
+        name = _upload(stored.get("token", ""))
+        if name is None or request.POST.get("token") != stored.get("token"):
             messages.error(request, _("That preview has expired; upload the site again."))
             return redirect("import_site")
         groups = _corrections(request.POST)
         if "regroup" in request.POST:
-            report = _run(request, path, stored.get("name", ""), apply=False, groups=groups)
+            report = _run(request, name, stored.get("name", ""), apply=False, groups=groups)
             return _page(request, report=report, token=stored.get("token"))
-        report = _run(request, path, stored.get("name", ""), apply=True, groups=groups)
+        report = _run(request, name, stored.get("name", ""), apply=True, groups=groups)
         if report is not None and report.written:
-            path.unlink(missing_ok=True)
+            private_storage().delete(name)
             del request.session[SESSION_KEY]
             messages.success(
                 request,
@@ -70,32 +72,32 @@ def import_site_page(request):
     form = SiteUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         token = secrets.token_urlsafe(16)
-        UPLOADS.mkdir(mode=0o700, exist_ok=True)
-        _forget_old_uploads()
-        with (UPLOADS / f"{token}.zip").open("wb") as file:
-            for chunk in form.cleaned_data["site"].chunks():
-                file.write(chunk)
+        forget_old(UPLOADS, MAX_AGE)
+        name = _keep(form.cleaned_data["site"], token)
         request.session[SESSION_KEY] = {"token": token, "name": form.cleaned_data["name"]}
-        report = _run(request, UPLOADS / f"{token}.zip", form.cleaned_data["name"], apply=False)
+        report = _run(request, name, form.cleaned_data["name"], apply=False)
         if report is not None:
             return _page(request, report=report, token=token)
         form.fields["site"].widget.checked_upload = None  # the ZIP itself was refused
     return _page(request, form=form)
 
 
-def _forget_old_uploads():
-    """Previews nobody confirmed, a day on, are deleted."""
-    for path in UPLOADS.glob("*.zip"):
-        if path.stat().st_mtime < time.time() - 24 * 3600:
-            path.unlink(missing_ok=True)
+def _keep(upload, token):
+    """Stores the uploaded ZIP under `token` for the confirmation; returns its stored name."""
+    upload.seek(0)
+    # copied through a plain File: given the upload, a storage moves a large one's temporary
+    # file away from under it, and the form may still keep it (core/kept_uploads.py)
+    name = private_storage().save(f"{UPLOADS}/{token}.zip", File(upload.file))
+    upload.seek(0)
+    return name
 
 
 def _upload(token):
     """The stored upload `token` names (a name this page made), or None."""
     if not token or not token.replace("-", "").replace("_", "").isalnum():
         return None
-    path = UPLOADS / f"{token}.zip"
-    return path if path.is_file() else None
+    name = f"{UPLOADS}/{token}.zip"
+    return name if private_storage().exists(name) else None
 
 
 def _corrections(data):
@@ -118,9 +120,11 @@ def _corrections(data):
 NOT_PEOPLE = "-"
 
 
-def _run(request, path, name, *, apply, groups=None):
+def _run(request, upload, name, *, apply, groups=None):
+    """The report of importing the stored ZIP `upload` (nothing written unless `apply`),
+    or None with the reason shown when the site cannot be read."""
     try:
-        with open_site(path, name) as site:
+        with local_path(upload) as path, open_site(path, name) as site:
             return import_site(site, apply=apply, user=request.user, groups=groups)
     except SiteProblem as problem:
         messages.error(request, f"{problem} {_('Nothing was imported.')}")

@@ -6,6 +6,7 @@ import re
 import time
 
 import pytest
+from django.core.files.storage import storages
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from core import kept_uploads
@@ -177,8 +178,29 @@ def test_a_refused_site_upload_keeps_its_zip(admin_client, tmp_path):
     assert not Publication.objects.exists()  # a preview, nothing written
 
 
+def test_a_kept_file_comes_back_from_a_storage_with_no_folder_here(admin_client, settings):
+    """Object storage, which every machine shares, has no local path for what it keeps."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "uploads": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    }
+    token = kept_uploads.keep(SimpleUploadedFile("refs.bib", b"@misc{a, title={A}}"))
+    (name,) = storages["uploads"].listdir("kept")[1]
+
+    upload = kept_uploads.take(token)
+
+    assert upload.read() == b"@misc{a, title={A}}" and upload.name == "refs.bib"
+    assert not storages["uploads"].exists(f"kept/{name}")
+    assert kept_uploads.take(token) is None
+
+
 def test_kept_files_of_any_kind_go_after_a_day(settings, tmp_path):
-    settings.KEPT_UPLOADS_DIR = folder = tmp_path / "kept"  # none kept by earlier tests
+    uploads = settings.STORAGES["uploads"]
+    settings.STORAGES = {  # none kept by earlier tests
+        **settings.STORAGES,
+        "uploads": {**uploads, "OPTIONS": {**uploads["OPTIONS"], "location": tmp_path}},
+    }
+    folder = tmp_path / "kept"
     first = kept_uploads.keep(SimpleUploadedFile("old.zip", b"PK old"))
     (stale,) = os.listdir(folder)
     day_and_more = time.time() - kept_uploads.MAX_AGE - 60

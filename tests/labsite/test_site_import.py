@@ -6,6 +6,7 @@ import io
 import os
 import re
 import shutil
+import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -14,6 +15,8 @@ import bibtexparser
 import pytest
 import yaml
 from django.contrib.auth.models import Group
+from django.core.files.base import ContentFile
+from django.core.files.storage import storages
 from django.core.management import CommandError, call_command
 from django.test import Client
 from PIL import Image
@@ -725,16 +728,41 @@ def test_the_templates_sample_posts_are_left_out_even_when_re_saved():
 
 
 def test_an_unconfirmed_upload_is_deleted_a_day_on(lab_admin_client, tmp_path):
-    from labsite.site_import.views import UPLOADS
-
-    UPLOADS.mkdir(mode=0o700, exist_ok=True)
-    stale = UPLOADS / "stale-preview.zip"
-    stale.write_bytes(b"PK")
-    os.utime(stale, (time.time() - 2 * 24 * 3600,) * 2)
+    uploads = storages["uploads"]
+    stale = uploads.save("site-imports/stale-preview.zip", ContentFile(b"PK"))
+    os.utime(uploads.path(stale), (time.time() - 2 * 24 * 3600,) * 2)
     with _zip_of("hugo-zanna", tmp_path) as upload:
         lab_admin_client.post("/admin/import-site/", {"site": upload})
 
-    assert not stale.exists()
+    assert not uploads.exists(stale)
+
+
+def test_a_preview_is_imported_from_the_storage_every_machine_shares(
+    lab_admin_client, settings, tmp_path, monkeypatch
+):
+    """The ZIP waits for its confirmation in the "uploads" storage, here one with no folder
+    on this machine, as object storage; nothing is left in this machine's temporary
+    folder, where it used to wait."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "uploads": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    }
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    with _zip_of("hugoblox-academic-cv", tmp_path) as upload:
+        preview = lab_admin_client.post("/admin/import-site/", {"site": upload})
+
+    assert preview.status_code == 200 and "A Hugo Blox site" in preview.content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', preview.content.decode())[1]
+    assert storages["uploads"].exists(f"site-imports/{token}.zip")
+    assert list(temporary.iterdir()) == []
+
+    done = lab_admin_client.post("/admin/import-site/", {"token": token, "confirm": "Import"})
+
+    assert done.status_code == 302 and Person.objects.get().name == "Alex Johnson"
+    assert not storages["uploads"].exists(f"site-imports/{token}.zip")
+    assert list(temporary.iterdir()) == []
 
 
 def test_the_admin_corrects_the_group_mapping_before_importing(lab_admin_client, tmp_path):
