@@ -59,10 +59,13 @@ def open_local(name: str) -> IO[bytes]:
 def local_path(name: str) -> Iterator[Path]:
     """A path on this machine to the stored file `name`, for readers that want one: the
     stored file's own in a local folder, else a temporary copy of the same file name (a
-    reader may name it), deleted on leaving."""
+    reader may name it), deleted on leaving. FileNotFoundError when nothing is stored as
+    `name` (another worker may have deleted it)."""
     storage = private_storage()
     own = _own_path(storage, name)
     if own is not None:
+        if not own.is_file():  # as a storage elsewhere says it
+            raise FileNotFoundError(f"{name} is not stored")
         yield own
         return
     with tempfile.TemporaryDirectory(prefix="labsite-upload-") as folder:

@@ -129,6 +129,9 @@ def _run(request, upload, name, *, apply, groups=None):
     except SiteProblem as problem:
         messages.error(request, f"{problem} {_('Nothing was imported.')}")
         return None
+    except FileNotFoundError:  # a day old, deleted by another worker since it was looked for
+        messages.error(request, _("That preview has expired; upload the site again."))
+        return None
 
 
 def _page(request, form=None, report=None, token=None):

@@ -765,6 +765,39 @@ def test_a_preview_is_imported_from_the_storage_every_machine_shares(
     assert list(temporary.iterdir()) == []
 
 
+@pytest.mark.parametrize("kept_in", ["a folder", "object storage"])
+def test_a_preview_another_worker_deleted_meanwhile_has_expired_and_nothing_breaks(
+    lab_admin_client, settings, tmp_path, monkeypatch, kept_in
+):
+    """Between the confirm's look for its ZIP and its read, another worker deleted it (a
+    day old): the admin is told the preview expired, not shown an error page or a path of
+    the server's."""
+    if kept_in == "object storage":
+        settings.STORAGES = {
+            **settings.STORAGES,
+            "uploads": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+        }
+    with _zip_of("hugoblox-academic-cv", tmp_path) as upload:
+        preview = lab_admin_client.post("/admin/import-site/", {"site": upload})
+    token = re.search(r'name="token" value="([^"]+)"', preview.content.decode())[1]
+    storage = storages["uploads"]
+    exists = storage.exists
+
+    def deleted_right_after(name):
+        found = exists(name)
+        storage.delete(name)
+        return found
+
+    monkeypatch.setattr(storage, "exists", deleted_right_after)
+    done = lab_admin_client.post(
+        "/admin/import-site/", {"token": token, "confirm": "Import"}, follow=True
+    )
+
+    assert done.status_code == 200 and "That preview has expired" in done.content.decode()
+    assert "does not exist" not in done.content.decode()
+    assert not Person.objects.exists()
+
+
 def test_the_admin_corrects_the_group_mapping_before_importing(lab_admin_client, tmp_path):
     _lab_site(tmp_path / "own" / "lab")
     archive = shutil.make_archive(str(tmp_path / "lab"), "zip", tmp_path / "own", "lab")
