@@ -21,7 +21,6 @@ from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
-from django.apps import apps
 from django.conf import settings
 from django.db import (
     DEFAULT_DB_ALIAS,
@@ -353,8 +352,7 @@ def _documents():
         if rows is None:
             if section.rows is None:
                 continue
-            model = apps.get_model(section.rows.model)
-            rows = getattr(model.objects, section.rows.public)
+            rows = section.rows.public_rows
         documents[rows().model] = (rows, searched.build, section.key)
     return documents
 

@@ -14,7 +14,6 @@ import datetime
 import itertools
 from typing import Any, NamedTuple
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.sitemaps import Sitemap
 from django.contrib.sitemaps import views as sitemap_views
@@ -77,8 +76,7 @@ def _image(name, width):
 
 def _public(section):
     """The section's public rows, by the rule the registry names for it."""
-    model = apps.get_model(section.rows.model)
-    return getattr(model.objects, section.rows.public)()
+    return section.rows.public_rows()
 
 
 def _latest(changes):
